@@ -1,0 +1,47 @@
+# bufferlog — the two commands: `make run` (main job) and `make test` (tests).
+# Both set everything up on a fresh machine.
+PY        ?= python3
+VENV      := .venv
+BIN       := $(VENV)/bin
+SHARED    ?= ../shared
+EXAMPLE   ?= examples/init_and_matmul.mlir
+MLIR_OPT  ?= mlir-opt-22
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test venv oracle lint bench clean
+
+$(BIN)/bufferlog: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+venv: $(BIN)/bufferlog
+
+## Main job: parse, analyse and bufferize a bundled example.
+run: venv
+	$(BIN)/bufferlog print $(EXAMPLE)
+
+## The real MLIR tools (the tests' oracle): Debian mlir-22-tools, plus the counting allocator.
+oracle:
+	@if ! command -v $(MLIR_OPT) >/dev/null 2>&1; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing mlir-22-tools (apt)"; \
+	    $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq mlir-22-tools >/dev/null; \
+	  else echo "warning: apt-get not available; oracle tests will be skipped"; fi; \
+	fi
+	@mkdir -p build
+	@if [ -f $(SHARED)/oracle/memcount.c ] && [ ! -f build/libmemcount.so ]; then \
+	  cc -shared -fPIC -O2 -o build/libmemcount.so $(SHARED)/oracle/memcount.c; fi
+
+lint: venv
+	$(BIN)/ruff check bufferlog frontend engine backend tests benchmarks
+
+test: venv oracle lint
+	$(BIN)/pytest -q -x -p no:cacheprovider
+
+bench: venv oracle
+	$(BIN)/python -m benchmarks.run_all
+
+clean:
+	rm -rf $(VENV) build *.egg-info

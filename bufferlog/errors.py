@@ -1,0 +1,14 @@
+"""User-facing errors. Anything raised as a ``UserError`` is printed by the CLI as
+``file:line:col: error: message`` (or ``error: message`` without a location), exit 1."""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    def __init__(self, message: str, loc: object | None = None):
+        super().__init__(message)
+        self.message = message
+        self.loc = loc  # anything whose str() is "file:line:col", or None
+
+    def __str__(self) -> str:
+        return f"{self.loc}: error: {self.message}" if self.loc else f"error: {self.message}"

@@ -1,0 +1,221 @@
+"""MLIR attributes as immutable values whose ``str()`` is the MLIR spelling.
+
+Payloads the analysis never looks inside (dense literals, affine-map bodies, dialect
+attributes) keep their source text verbatim, so printing them is exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class Attr:
+    """Base class of all attributes."""
+
+    def __str__(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class UnitAttr(Attr):
+    def __str__(self) -> str:
+        return "unit"
+
+
+@dataclass(frozen=True)
+class BoolAttr(Attr):
+    value: bool
+
+    def __str__(self) -> str:
+        return "true" if self.value else "false"
+
+
+@dataclass(frozen=True)
+class IntegerAttr(Attr):
+    value: int
+    type: Any = None  # None prints as the default (i64)
+
+    def __str__(self) -> str:
+        return f"{self.value} : {self.type}" if self.type is not None else str(self.value)
+
+
+@dataclass(frozen=True)
+class FloatAttr(Attr):
+    value: float
+    type: Any = None
+    text: str | None = None  # source spelling (e.g. "0xFF800000", "1.0"), printed verbatim
+
+    def literal(self) -> str:
+        return self.text if self.text is not None else repr(self.value)
+
+    def __str__(self) -> str:
+        lit = self.literal()
+        return f"{lit} : {self.type}" if self.type is not None else lit
+
+
+def escape_string(s: str) -> str:
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif o < 0x20 or o == 0x7F:
+            out.append(f"\\{o:02X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+@dataclass(frozen=True)
+class StringAttr(Attr):
+    value: str
+    type: Any = None
+
+    def __str__(self) -> str:
+        s = escape_string(self.value)
+        return f"{s} : {self.type}" if self.type is not None else s
+
+
+@dataclass(frozen=True)
+class ArrayAttr(Attr):
+    elems: tuple[Attr, ...]
+
+    def __str__(self) -> str:
+        return "[" + ", ".join(map(str, self.elems)) + "]"
+
+
+@dataclass(frozen=True)
+class DenseArrayAttr(Attr):
+    """``array<i64: 1, 2>``; ``elem`` is the element type spelling."""
+
+    elem: str
+    values: tuple[Any, ...]
+
+    def __str__(self) -> str:
+        if not self.values:
+            return f"array<{self.elem}>"
+        vals = ", ".join(("true" if v else "false") if self.elem == "i1" else str(v)
+                         for v in self.values)
+        return f"array<{self.elem}: {vals}>"
+
+
+@dataclass(frozen=True)
+class DictAttr(Attr):
+    items: tuple[tuple[str, Attr], ...]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.items:
+            if k == key:
+                return v
+        return default
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(format_named_attr(k, v) for k, v in self.items) + "}"
+
+
+@dataclass(frozen=True)
+class TypeAttr(Attr):
+    type: Any
+
+    def __str__(self) -> str:
+        return str(self.type)
+
+
+@dataclass(frozen=True)
+class SymbolRefAttr(Attr):
+    root: str
+    nested: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return "::".join(format_symbol(s) for s in (self.root, *self.nested))
+
+
+@dataclass(frozen=True)
+class AffineMapAttr(Attr):
+    """``affine_map<(d0, d1)[s0] -> (d0 + s0, d1)>``; ``text`` is the inside of the
+    ``<...>`` verbatim. ``alias`` names the ``#map`` alias it was written with, if any."""
+
+    text: str
+    alias: str | None = None
+
+    def __str__(self) -> str:
+        return f"#{self.alias}" if self.alias else f"affine_map<{self.text}>"
+
+
+@dataclass(frozen=True)
+class IntegerSetAttr(Attr):
+    text: str
+    alias: str | None = None
+
+    def __str__(self) -> str:
+        return f"#{self.alias}" if self.alias else f"affine_set<{self.text}>"
+
+
+@dataclass(frozen=True)
+class DenseElementsAttr(Attr):
+    """``dense<...> : type``; ``text`` is the inside of ``dense<...>`` verbatim."""
+
+    text: str
+    type: Any
+
+    def __str__(self) -> str:
+        return f"dense<{self.text}> : {self.type}"
+
+    def is_splat(self) -> bool:
+        return not self.text.lstrip().startswith("[")
+
+
+@dataclass(frozen=True)
+class DenseResourceAttr(Attr):
+    handle: str
+    type: Any
+
+    def __str__(self) -> str:
+        return f"dense_resource<{self.handle}> : {self.type}"
+
+
+@dataclass(frozen=True)
+class StridedLayoutAttr(Attr):
+    """``strided<[s0, s1], offset: o>``; ``None`` means dynamic (``?``)."""
+
+    strides: tuple[int | None, ...]
+    offset: int | None = 0
+
+    def __str__(self) -> str:
+        st = ", ".join("?" if s is None else str(s) for s in self.strides)
+        if self.offset == 0:
+            return f"strided<[{st}]>"
+        off = "?" if self.offset is None else str(self.offset)
+        return f"strided<[{st}], offset: {off}>"
+
+
+@dataclass(frozen=True)
+class OpaqueAttr(Attr):
+    """Any attribute the frontend does not model (``#gpu.address_space<...>``,
+    ``#foo<...>``, an alias reference), kept verbatim."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+_BARE = __import__("re").compile(r"^[A-Za-z_][A-Za-z0-9_$.]*$")
+
+
+def format_symbol(name: str) -> str:
+    return "@" + (name if _BARE.match(name) else escape_string(name))
+
+
+def format_named_attr(key: str, value: Attr) -> str:
+    k = key if _BARE.match(key) else escape_string(key)
+    return k if isinstance(value, UnitAttr) else f"{k} = {value}"
+
+
+def dense_i64(values: list[int] | tuple[int, ...]) -> DenseArrayAttr:
+    return DenseArrayAttr("i64", tuple(values))
