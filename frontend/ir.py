@@ -293,6 +293,7 @@ class Module:
     type_aliases: dict[str, Any] = field(default_factory=dict)
     resources: str | None = None
     explicit_module: bool = False
+    source_lines: list[str] = field(default_factory=list)  # the parsed text, for messages
 
     @property
     def body(self) -> Block:

@@ -1,0 +1,251 @@
+"""Export an IR ``Module`` as input facts: ``dict[relation, list[tuple]]`` and TSV files.
+
+The relations, their columns and types come from ``rules/schema.dl`` (see
+``frontend/schema.py``); every row is checked against it, so the exporter and the rules
+cannot drift apart silently. Numbering: ops in pre-order (the module op is 0), values,
+blocks and regions in order of first appearance in the same walk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from bufferlog.errors import UserError
+
+from . import types as T
+from .attrs import DenseArrayAttr, DictAttr, IntegerAttr
+from .dialects import DYNAMIC
+from .ir import Block, Module, Op, Region, Value
+from .schema import Relation, load_schema
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+# Slice-like ops: number of leading non-subset operands before offsets/sizes/strides.
+SLICE_LEADING = {
+    "tensor.extract_slice": 1,
+    "tensor.insert_slice": 2,
+    "tensor.parallel_insert_slice": 2,
+    "memref.subview": 1,
+}
+
+
+class FactsError(UserError):
+    pass
+
+
+def _clean(s: str) -> str:
+    """Symbols travel through TSV: no tabs or newlines."""
+    return " ".join(s.replace("\t", " ").splitlines())
+
+
+class Facts:
+    """Numbering of IR entities plus the rows of every input relation."""
+
+    def __init__(self, module: Module, schema: dict[str, Relation] | None = None):
+        self.module = module
+        self.schema = schema or load_schema()
+        self.rows: dict[str, list[tuple]] = {name: [] for name in self.schema}
+        self.op_id: dict[Op, int] = {}
+        self.value_id: dict[Value, int] = {}
+        self.block_id: dict[Block, int] = {}
+        self.region_id: dict[Region, int] = {}
+        self.ops: list[Op] = []
+        self.values: list[Value] = []
+        self._lines = None
+        self._export()
+
+    # -- numbering ---------------------------------------------------------------
+    def _val(self, v: Value) -> int:
+        i = self.value_id.get(v)
+        if i is None:
+            i = self.value_id[v] = len(self.values)
+            self.values.append(v)
+            self._value_rows(v, i)
+        return i
+
+    def _add(self, rel: str, *row: object) -> None:
+        r = self.schema.get(rel)
+        if r is None:
+            raise FactsError(f"fact exporter writes '{rel}', which rules/schema.dl does not declare")
+        if len(row) != r.arity:
+            raise FactsError(f"relation '{rel}' has arity {r.arity} in rules/schema.dl, exporter wrote {len(row)}")
+        for (cname, ctype), x in zip(r.columns, row, strict=True):
+            if ctype == "number":
+                if not isinstance(x, int) or isinstance(x, bool) or not INT32_MIN <= x <= INT32_MAX:
+                    raise FactsError(f"relation '{rel}' column '{cname}' needs a 32-bit number, got {x!r}")
+            elif not isinstance(x, str):
+                raise FactsError(f"relation '{rel}' column '{cname}' needs a symbol, got {x!r}")
+        self.rows[rel].append(tuple(_clean(x) if isinstance(x, str) else x for x in row))
+
+    # -- walk --------------------------------------------------------------------
+    def _export(self) -> None:
+        self._walk_op(self.module.module_op, -1, 0)
+
+    def _walk_op(self, op: Op, block: int, index: int) -> int:
+        o = self.op_id[op] = len(self.ops)
+        self.ops.append(op)
+        self._add("op", o, op.name, block, index)
+        self._add("op_loc", o, op.loc.file, op.loc.line, op.loc.col)
+        self._add("op_text", o, self._source_line(op))
+        for i, v in enumerate(op.operands):
+            self._add("operand", o, i, self._val(v))
+        for r in op.results:
+            self._add("result", self._val(r), o, r.index)
+        for k, a in op.attrs.items():
+            self._add("attr", o, k, str(a))
+        for i, b in enumerate(op.successors):
+            self._add("successor", o, i, self._block(b))
+            base = self._successor_base(op, i)
+            for j in range(len(op.successor_operands(i))):
+                self._add("successor_operand", o, i, base + j, j)
+        self._op_specific(op, o)
+        for ri, region in enumerate(op.regions):
+            r = self.region_id[region] = len(self.region_id)
+            self._add("region", r, o, ri)
+            for bi, blk in enumerate(region.blocks):
+                b = self._block(blk)
+                self._add("block", b, r, bi)
+                for a in blk.args:
+                    self._add("block_arg", self._val(a), b, a.index)
+                for k, nested in enumerate(blk.ops):
+                    self._walk_op(nested, b, k)
+        self._add("op_span", o, len(self.ops) - 1)
+        return o
+
+    def _block(self, b: Block) -> int:
+        i = self.block_id.get(b)
+        if i is None:
+            i = self.block_id[b] = len(self.block_id)
+        return i
+
+    @staticmethod
+    def _successor_base(op: Op, i: int) -> int:
+        seg = op.attrs.get("operandSegmentSizes")
+        if seg is not None:
+            sizes = list(seg.values)
+            lead = len(sizes) - len(op.successors)
+            return sum(sizes[:lead]) + sum(sizes[lead:lead + i])
+        return 0
+
+    def _value_rows(self, v: Value, i: int) -> None:
+        if v.name is not None:
+            self._add("value_name", i, v.name)
+        self._add("value_type", i, str(v.type))
+        if T.is_tensor(v.type):
+            self._add("tensor", i)
+        if T.is_memref(v.type):
+            self._add("memref", i)
+        n = T.static_bytes(v.type)
+        if n is not None and n <= INT32_MAX:
+            self._add("type_bytes", i, n)
+
+    def _source_line(self, op: Op) -> str:
+        if self._lines is None:
+            self._lines = getattr(self.module, "source_lines", None) or []
+        ln = op.loc.line
+        if 1 <= ln <= len(self._lines):
+            return self._lines[ln - 1].strip()
+        return op.name
+
+    # -- op-specific structure ---------------------------------------------------
+    def _op_specific(self, op: Op, o: int) -> None:
+        name = op.name
+        if name == "func.func":
+            self._func(op, o)
+        elif name == "func.call":
+            callee = op.attrs.get("callee")
+            if callee is not None:
+                self._add("call", o, callee.root)
+        elif name.startswith("linalg.") and "operandSegmentSizes" in op.attrs:
+            self._linalg(op, o)
+        elif name == "arith.constant":
+            a = op.attrs.get("value")
+            if isinstance(a, IntegerAttr) and INT32_MIN <= a.value <= INT32_MAX:
+                self._add("const_int", o, a.value)
+        if name in SLICE_LEADING:
+            self._slice(op, o, SLICE_LEADING[name])
+
+    def _func(self, op: Op, o: int) -> None:
+        sym = op.attrs.get("sym_name")
+        vis = op.attrs.get("sym_visibility")
+        is_decl = int(not op.regions or not op.regions[0].blocks)
+        self._add("func", o, getattr(sym, "value", str(sym)),
+                  getattr(vis, "value", "public") if vis is not None else "public", is_decl)
+        arg_attrs = op.attrs.get("arg_attrs")
+        for i, d in enumerate(getattr(arg_attrs, "elems", ()) or ()):
+            if isinstance(d, DictAttr):
+                for k, v in d.items:
+                    self._add("arg_attr", o, i, k, str(v))
+
+    def _linalg(self, op: Op, o: int) -> None:
+        n_ins, n_outs = list(op.attrs["operandSegmentSizes"].values)[:2]
+        tensor_results = [r for r in op.results]
+        for i in range(n_ins):
+            self._add("dps_input", o, i)
+        for k in range(n_outs):
+            i = n_ins + k
+            if k < len(tensor_results):
+                self._add("dps_init", o, i, k)
+        if op.name == "linalg.generic" and op.regions and op.regions[0].blocks:
+            args = op.regions[0].entry.args
+            for i, a in enumerate(args[: n_ins + n_outs]):
+                if a.uses:
+                    self._add("payload_reads", o, i)
+            if self._all_parallel(op):
+                maps = op.attrs.get("indexing_maps")
+                for i, m in enumerate(getattr(maps, "elems", ()) or ()):
+                    if _is_identity_map(getattr(m, "text", "")):
+                        self._add("elementwise_operand", o, i)
+
+    @staticmethod
+    def _all_parallel(op: Op) -> bool:
+        its = op.attrs.get("iterator_types")
+        return all("parallel" in str(x) for x in getattr(its, "elems", ()) or ())
+
+    def _slice(self, op: Op, o: int, leading: int) -> None:
+        operands = op.operands
+        pos = leading
+        for kind, key in (("offset", "static_offsets"), ("size", "static_sizes"),
+                          ("stride", "static_strides")):
+            arr = op.attrs.get(key)
+            if not isinstance(arr, DenseArrayAttr):
+                continue
+            for d, n in enumerate(arr.values):
+                if n == DYNAMIC:
+                    self._add("slice_dynamic", o, kind, d, self._val(operands[pos]))
+                    pos += 1
+                elif INT32_MIN <= n <= INT32_MAX:
+                    self._add("slice_static", o, kind, d, n)
+
+    # -- output ------------------------------------------------------------------
+    def write_tsv(self, out_dir: Path) -> list[Path]:
+        """Write one ``<rel>.facts`` per schema relation (empty files included)."""
+        out_dir.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for name, rows in self.rows.items():
+            p = out_dir / f"{name}.facts"
+            p.write_text("".join("\t".join(map(str, r)) + "\n" for r in rows), encoding="utf-8")
+            paths.append(p)
+        return paths
+
+
+def _is_identity_map(text: str) -> bool:
+    """``(d0, d1) -> (d0, d1)`` with no symbols."""
+    if "->" not in text or "[" in text.split("->")[0]:
+        return False
+    lhs, rhs = (s.strip() for s in text.split("->", 1))
+    norm = lambda s: [x.strip() for x in s.strip("()").split(",") if x.strip()]  # noqa: E731
+    return norm(lhs) == norm(rhs)
+
+
+def export(module: Module) -> Facts:
+    return Facts(module)
+
+
+def read_tsv(path: Path, rel: Relation) -> Iterable[tuple]:
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        cells = line.split("\t")
+        if len(cells) != rel.arity:
+            raise FactsError(f"{path}:{n}: '{rel.name}' expects {rel.arity} columns, found {len(cells)}")
+        yield tuple(int(c) if t == "number" else c for c, (_, t) in zip(cells, rel.columns, strict=True))

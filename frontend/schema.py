@@ -1,0 +1,50 @@
+"""Read ``rules/schema.dl`` — the single schema of input facts.
+
+Only what the fact exporter needs: each ``.decl`` marked ``.input``, its columns
+(name, type) and its doc comment. ``.type X <: symbol`` subtypes resolve to their base.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+SCHEMA_FILE = RULES_DIR / "schema.dl"
+
+_DECL = re.compile(r"(?:/\*\*(?P<doc>.*?)\*/\s*)?\.decl\s+(?P<name>[A-Za-z_][\w.]*)\s*\((?P<cols>[^)]*)\)",
+                   re.S)
+_TYPE = re.compile(r"\.type\s+(\w+)\s*<:\s*(\w+)")
+_INPUT = re.compile(r"\.input\s+([A-Za-z_][\w.]*)")
+
+
+@dataclass(frozen=True)
+class Relation:
+    name: str
+    columns: tuple[tuple[str, str], ...]  # (column name, "number" | "symbol")
+    doc: str
+
+    @property
+    def arity(self) -> int:
+        return len(self.columns)
+
+
+def load_schema(path: Path = SCHEMA_FILE) -> dict[str, Relation]:
+    """Input relations declared in ``path``, in declaration order."""
+    text = path.read_text(encoding="utf-8")
+    text_nc = re.sub(r"//[^\n]*", "", text)
+    subtypes = dict(_TYPE.findall(text_nc))
+    inputs = set(_INPUT.findall(text_nc))
+    rels: dict[str, Relation] = {}
+    for m in _DECL.finditer(text_nc):
+        cols = []
+        for part in filter(None, (c.strip() for c in m["cols"].split(","))):
+            cname, ctype = (s.strip() for s in part.split(":"))
+            while ctype in subtypes:
+                ctype = subtypes[ctype]
+            cols.append((cname, ctype))
+        if m["name"] in inputs:
+            doc = " ".join((m["doc"] or "").split())
+            rels[m["name"]] = Relation(m["name"], tuple(cols), doc)
+    return rels
