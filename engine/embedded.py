@@ -1,0 +1,315 @@
+"""The embedded engine: the portable Soufflé subset translated to clingo (ASP).
+
+A stratified Datalog program is a normal logic program whose unique stable model is its
+least (stratified) model; clingo's grounder evaluates such programs bottom-up.  The
+translation, clause by clause:
+
+* relation ``R`` -> predicate ``r_R`` (clingo predicates must start lower-case; ``?`` in
+  Soufflé identifiers becomes ``'``); variable ``x`` -> ``V_x``; ``_`` stays ``_``;
+* symbols -> clingo strings (escaped ``\\\\``, ``\\"``, ``\\n``; other characters raw),
+  numbers -> clingo integers; both are 32-bit signed and overflow wraps in both engines;
+  ``/`` truncates toward zero, ``%`` (clingo ``\\``) takes the dividend's sign, as in C;
+  a division by zero makes the rule instance not fire (Soufflé's behaviour is undefined);
+* ``!a(..)`` -> ``not r_a(..)``;
+* an aggregate term becomes a fresh variable ``A`` with ``A = #count{ E : body }``, where
+  ``E`` is the target (sum/min/max) followed by every variable local to the aggregate
+  (wildcards of positive atoms get fresh names), so each solution of the body counts
+  once, as in Soufflé; ``min``/``max`` of nothing yields no tuple (``A != #sup``).
+
+Errors from clingo are reported with the Soufflé rule they come from.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import time
+from collections.abc import Iterable
+
+from bufferlog.errors import UserError
+
+from .dl_parse import (
+    Aggregate,
+    Atom,
+    BinOp,
+    Literal,
+    Neg,
+    Negation,
+    Num,
+    Rule,
+    Str,
+    Term,
+    Var,
+    Wildcard,
+)
+from .facts_io import Facts, Tuple
+from .program import Program
+
+
+class EngineError(UserError):
+    """The engine failed: crash, timeout, or an internal error."""
+
+
+def clingo_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _mangle(name: str) -> str:
+    return name.replace("?", "'")
+
+
+class Translation:
+    """Clingo text for a program, with the predicate map and per-line rule origin."""
+
+    def __init__(self, prog: Program):
+        self.prog = prog
+        self.pred = {rel: "r_" + _mangle(rel) for rel in prog.decls}
+        self.rel_of = {p: r for r, p in self.pred.items()}
+        self.lines: list[str] = []
+        self.origin: list[Rule] = []
+        for r in prog.rules:
+            self.lines.append(_RuleTranslator(self, r).text())
+            self.origin.append(r)
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def fact_text(self, facts: Facts) -> str:
+        parts: list[str] = []
+        for rel, rows in facts.items():
+            p = self.pred[rel]
+            for row in rows:
+                args = ",".join(clingo_string(v) if isinstance(v, str) else str(v) for v in row)
+                parts.append(f"{p}({args}).\n" if row else f"{p}.\n")
+        return "".join(parts)
+
+
+class _RuleTranslator:
+    def __init__(self, tr: Translation, rule: Rule):
+        self.tr = tr
+        self.rule = rule
+        self.fresh = itertools.count(1)
+        self.pre: list[str] = []  # aggregate literals lifted out of terms
+
+    def text(self) -> str:
+        r = self.rule
+        head = self.atom(r.head)
+        body = [self.literal(lit) for lit in r.body]
+        body = self.pre + body
+        return f"{head} :- {', '.join(body)}." if body else f"{head}."
+
+    def var(self, name: str) -> str:
+        return "V_" + _mangle(name)
+
+    def term(self, t: Term) -> str:
+        if isinstance(t, Var):
+            return self.var(t.name)
+        if isinstance(t, Wildcard):
+            return "_"
+        if isinstance(t, Str):
+            return clingo_string(t.value)
+        if isinstance(t, Num):
+            return f"({t.value})" if t.value < 0 else str(t.value)
+        if isinstance(t, BinOp):
+            op = "\\" if t.op == "%" else t.op
+            return f"({self.term(t.left)}{op}{self.term(t.right)})"
+        if isinstance(t, Neg):
+            return f"-({self.term(t.operand)})"
+        assert isinstance(t, Aggregate)
+        return self.aggregate(t)
+
+    def atom(self, a: Atom) -> str:
+        p = self.tr.pred[a.rel]
+        return f"{p}({','.join(self.term(t) for t in a.args)})" if a.args else p
+
+    def literal(self, lit: Literal) -> str:
+        if isinstance(lit, Atom):
+            return self.atom(lit)
+        if isinstance(lit, Negation):
+            return "not " + self.atom(lit.atom)
+        return f"{self.term(lit.left)}{lit.op}{self.term(lit.right)}"
+
+    def aggregate(self, agg: Aggregate) -> str:
+        outside = _outer_vars(self.rule)
+        n = next(self.fresh)
+        res = f"A{n}_"
+        conds: list[str] = []
+        local_names: list[str] = []
+        for lit in agg.body:
+            if isinstance(lit, Atom):
+                args = []
+                for t in lit.args:
+                    if isinstance(t, Wildcard):
+                        w = f"W{n}_{next(self.fresh)}_"
+                        local_names.append(w)
+                        args.append(w)
+                    else:
+                        args.append(self.term(t))
+                p = self.tr.pred[lit.rel]
+                conds.append(f"{p}({','.join(args)})" if args else p)
+            else:
+                conds.append(self.literal(lit))
+        locals_ = sorted({v for v in _literal_vars(agg.body) if v not in outside})
+        elems = [self.var(v) for v in locals_] + local_names
+        if agg.target is not None:
+            elems.insert(0, self.term(agg.target))
+        elem = ",".join(elems) if elems else "0"
+        fn = {"count": "#count", "sum": "#sum", "min": "#min", "max": "#max"}[agg.kind]
+        self.pre.append(f"{res} = {fn}{{ {elem} : {', '.join(conds)} }}")
+        if agg.kind == "min":
+            self.pre.append(f"{res} != #sup")
+        elif agg.kind == "max":
+            self.pre.append(f"{res} != #inf")
+        return res
+
+
+def _term_vars(t: Term | None) -> set[str]:
+    if isinstance(t, Var):
+        return {t.name}
+    if isinstance(t, BinOp):
+        return _term_vars(t.left) | _term_vars(t.right)
+    if isinstance(t, Neg):
+        return _term_vars(t.operand)
+    if isinstance(t, Aggregate):
+        return _term_vars(t.target) | _literal_vars(t.body)
+    return set()
+
+
+def _literal_vars(body: Iterable[Literal]) -> set[str]:
+    out: set[str] = set()
+    for lit in body:
+        if isinstance(lit, Atom):
+            terms: Iterable[Term] = lit.args
+        elif isinstance(lit, Negation):
+            terms = lit.atom.args
+        else:
+            terms = (lit.left, lit.right)
+        for t in terms:
+            out |= _term_vars(t)
+    return out
+
+
+def _outer_vars(rule: Rule) -> set[str]:
+    """Variables of ``rule`` outside every aggregate: the grouping variables."""
+
+    def walk(t: Term) -> set[str]:
+        if isinstance(t, Aggregate):
+            return set()
+        if isinstance(t, BinOp):
+            return walk(t.left) | walk(t.right)
+        if isinstance(t, Neg):
+            return walk(t.operand)
+        return _term_vars(t)
+
+    out: set[str] = set()
+    for t in rule.head.args:
+        out |= walk(t)
+    for lit in rule.body:
+        terms = lit.args if isinstance(lit, Atom) else lit.atom.args \
+            if isinstance(lit, Negation) else (lit.left, lit.right)
+        for t in terms:
+            out |= walk(t)
+    return out
+
+
+# --------------------------------------------------------------------- evaluation
+
+
+def _symbol_value(sym) -> str | int:
+    import clingo
+
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    if sym.type == clingo.SymbolType.Number:
+        return sym.number
+    raise EngineError(f"embedded engine (clingo): unexpected value {sym} in the model")
+
+
+def evaluate(prog: Program, facts: Facts, relations: Iterable[str]) -> dict[str, set[Tuple]]:
+    """Evaluate in this process; return the tuples of ``relations``."""
+    import clingo
+
+    tr = Translation(prog)
+    messages: list[str] = []
+    ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: messages.append(msg))
+    try:
+        ctl.add("base", [], tr.text())
+    except RuntimeError:
+        raise EngineError(_explain_clingo_error(tr, messages)) from None
+    ctl.add("base", [], tr.fact_text(facts))
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        raise EngineError(_explain_clingo_error(tr, messages)) from None
+    wanted = {tr.pred[r]: r for r in relations}
+    out: dict[str, set[Tuple]] = {r: set() for r in relations}
+    models = 0
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            models += 1
+            for sym in model.symbols(atoms=True):
+                rel = wanted.get(sym.name)
+                if rel is not None:
+                    out[rel].add(tuple(_symbol_value(a) for a in sym.arguments))
+            break
+    if models == 0:
+        raise EngineError("embedded engine (clingo): the program has no model "
+                          "(is its negation stratified? run `bufferlog rules check`)")
+    return out
+
+
+def _explain_clingo_error(tr: Translation, messages: list[str]) -> str:
+    import re
+
+    for msg in messages:
+        m = re.search(r"<block>:(\d+):", msg)
+        if m and 1 <= int(m.group(1)) <= len(tr.origin):
+            r = tr.origin[int(m.group(1)) - 1]
+            return (f"embedded engine (clingo) rejected the rule at {r.loc} "
+                    f"({r.text}): {msg.strip()}")
+    return "embedded engine (clingo) failed: " + " ".join(m.strip() for m in messages)
+
+
+def _child(conn, prog: Program, facts: Facts, relations: list[str]) -> None:
+    try:
+        conn.send(("ok", evaluate(prog, facts, relations)))
+    except UserError as e:
+        conn.send(("error", e.message))
+    except BaseException as e:  # report anything, the parent names the engine
+        conn.send(("error", f"embedded engine (clingo) crashed: {type(e).__name__}: {e}"))
+    finally:
+        conn.close()
+
+
+def run(prog: Program, facts: Facts, relations: Iterable[str],
+        timeout: float | None = None, name: str = "program") -> dict[str, set[Tuple]]:
+    """Evaluate; with a ``timeout`` the evaluation runs in a forked child process that is
+    killed when the time is up (clingo's grounder cannot be interrupted in-process)."""
+    relations = list(relations)
+    if timeout is None:
+        return evaluate(prog, facts, relations)
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(send, prog, facts, relations), daemon=True)
+    start = time.monotonic()
+    proc.start()
+    send.close()
+    try:
+        if not recv.poll(timeout):
+            proc.kill()
+            raise EngineError(f"embedded engine (clingo) timed out after {timeout:g} s "
+                              f"evaluating {name}")
+        try:
+            status, payload = recv.recv()
+        except EOFError:
+            proc.join(max(0.0, timeout - (time.monotonic() - start)))
+            raise EngineError(f"embedded engine (clingo) crashed evaluating {name} "
+                              f"(exit code {proc.exitcode})") from None
+    finally:
+        proc.join(1)
+        if proc.is_alive():
+            proc.kill()
+        recv.close()
+    if status == "error":
+        raise EngineError(payload)
+    return payload

@@ -1,0 +1,133 @@
+"""Facts in and out: validation of in-memory facts and Soufflé's TSV files.
+
+A ``.facts`` / ``.csv`` file holds one tuple per line, columns separated by a tab, no
+quoting (Soufflé's default).  Hence a symbol written to a file cannot contain a tab, a
+newline or a carriage return: writing one is a :class:`MalformedFacts` error (the
+embedded engine takes such symbols in memory).  Numbers are 32-bit signed (Soufflé's
+default build); reading accepts an optional sign, decimal digits, ``0x`` hex and ``0b``
+binary.  A missing ``<rel>.facts`` for an ``.input`` relation means the relation is empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from bufferlog.errors import UserError
+
+from .program import Program
+
+Value = str | int
+Tuple = tuple[Value, ...]
+Facts = dict[str, list[Tuple]]
+
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+_BAD_IN_FILE = ("\t", "\n", "\r")
+
+
+class MalformedFacts(UserError):
+    """Facts that do not fit the declared relation (arity, type, range, encoding)."""
+
+
+def normalize(prog: Program, facts: Mapping[str, Iterable[Tuple]] | None) -> Facts:
+    """Validate in-memory facts against the ``.input`` declarations of ``prog``."""
+    out: Facts = {rel: [] for rel in prog.inputs}
+    for rel, rows in (facts or {}).items():
+        if rel not in prog.decls:
+            raise MalformedFacts(f"facts given for undeclared relation '{rel}'")
+        if rel not in out:
+            raise MalformedFacts(f"facts given for relation '{rel}', which is not an .input")
+        types = prog.column_types(rel)
+        seen: set[Tuple] = set()
+        for k, row in enumerate(rows, 1):
+            row = tuple(row)
+            where = f"relation '{rel}', tuple {k}"
+            if len(row) != len(types):
+                raise MalformedFacts(f"{where}: expected {len(types)} column(s), got {len(row)}")
+            for j, (v, ty) in enumerate(zip(row, types, strict=True), 1):
+                if ty == "number":
+                    if not isinstance(v, int) or isinstance(v, bool):
+                        raise MalformedFacts(f"{where}, column {j}: expected a number, got {v!r}")
+                    if not INT_MIN <= v <= INT_MAX:
+                        raise MalformedFacts(f"{where}, column {j}: {v} is outside 32-bit range")
+                elif not isinstance(v, str):
+                    raise MalformedFacts(f"{where}, column {j}: expected a symbol (str), got {v!r}")
+            if row not in seen:
+                seen.add(row)
+                out[rel].append(row)
+    return out
+
+
+def parse_number(text: str) -> int:
+    v = int(text, 0) if text.lstrip("+-")[:2].lower() in ("0x", "0b") else int(text, 10)
+    if not INT_MIN <= v <= INT_MAX:
+        raise ValueError("outside 32-bit range")
+    return v
+
+
+def read_table(path: Path, rel: str, types: list[str]) -> list[Tuple]:
+    """Read one TSV file of relation ``rel`` with column root types ``types``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise MalformedFacts(f"relation '{rel}': not UTF-8 ({e.reason} at byte {e.start})",
+                             path) from None
+    rows: list[Tuple] = []
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for n, line in enumerate(lines, 1):
+        line = line.removesuffix("\r")
+        cells = line.split("\t") if types else ([] if line == "" else [line])
+        if len(cells) != len(types):
+            raise MalformedFacts(
+                f"relation '{rel}' expects {len(types)} tab-separated column(s), got {len(cells)}",
+                f"{path}:{n}:1")
+        row: list[Value] = []
+        col = 1
+        for j, (cell, ty) in enumerate(zip(cells, types, strict=True), 1):
+            if ty == "number":
+                try:
+                    row.append(parse_number(cell.strip()))
+                except ValueError:
+                    raise MalformedFacts(
+                        f"relation '{rel}', column {j}: expected a number, got {cell!r}",
+                        f"{path}:{n}:{col}") from None
+            else:
+                row.append(cell)
+            col += len(cell) + 1
+        rows.append(tuple(row))
+    return rows
+
+
+def read_facts_dir(prog: Program, facts_dir: str | Path, suffix: str = ".facts") -> Facts:
+    """Read ``<rel>.facts`` for every ``.input`` relation of ``prog`` (missing = empty)."""
+    d = Path(facts_dir)
+    if not d.is_dir():
+        raise UserError(f"facts directory not found: {d}")
+    out: Facts = {}
+    for rel in prog.inputs:
+        if rel not in prog.decls:
+            continue
+        f = d / f"{rel}{suffix}"
+        out[rel] = read_table(f, rel, prog.column_types(rel)) if f.is_file() else []
+    return out
+
+
+def write_table(path: Path, rel: str, rows: Iterable[Tuple]) -> None:
+    """Write rows as TSV; a symbol with a tab/newline/CR is a :class:`MalformedFacts`."""
+    lines: list[str] = []
+    for k, row in enumerate(rows, 1):
+        for v in row:
+            if isinstance(v, str) and any(c in v for c in _BAD_IN_FILE):
+                raise MalformedFacts(
+                    f"relation '{rel}', tuple {k}: symbol {v!r} contains a tab or newline, "
+                    "which Soufflé's TSV facts cannot represent")
+        lines.append("\t".join(str(v) for v in row) + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def write_facts_dir(facts: Mapping[str, Iterable[Tuple]], out_dir: Path, suffix: str = ".facts") -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for rel, rows in facts.items():
+        write_table(out_dir / f"{rel}{suffix}", rel, rows)

@@ -1,0 +1,184 @@
+"""A loaded Datalog program: files resolved through ``#include`` and the ``--rules``
+overlay, parsed into declarations, directives and rules.
+
+Overlay semantics (``rules_dir``): a file of the overlay whose name equals a program file's
+name replaces it, wherever it is reached (as a main file or through ``#include``); the
+overlay's remaining ``*.dl`` files are added after the main files.  ``#include "x.dl"``
+looks in the overlay first, then relative to the including file.  Each file is read once
+(an ``#include`` of a file already loaded is a no-op), so overlay files may include each
+other freely.
+
+Parse errors do not stop loading: they are collected in :attr:`Program.errors` and
+reported by :func:`bufferlog.engine.check.check` together with semantic errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bufferlog.errors import UserError
+
+from .dl_parse import (
+    DatalogSyntaxError,
+    Decl,
+    Directive,
+    Include,
+    Loc,
+    Rule,
+    TypeDecl,
+    parse_source,
+)
+
+#: The rules shipped with bufferlog (repository ``rules/``).
+SHIPPED_RULES = Path(__file__).resolve().parent.parent / "rules"
+
+BASE_TYPES = ("symbol", "number")
+
+
+@dataclass
+class Program:
+    files: list[Path] = field(default_factory=list)
+    decls: dict[str, Decl] = field(default_factory=dict)
+    duplicate_decls: list[Decl] = field(default_factory=list)
+    types: dict[str, TypeDecl] = field(default_factory=dict)
+    directives: list[Directive] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+    errors: list[DatalogSyntaxError] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def load(
+        cls, sources: str | Path | Sequence[str | Path], rules_dir: str | Path | None = None
+    ) -> Program:
+        """Load a main file (or several files, in order) with an optional overlay dir."""
+        mains = [Path(sources)] if isinstance(sources, str | Path) else [Path(s) for s in sources]
+        overlay = Path(rules_dir) if rules_dir is not None else None
+        if overlay is not None and not overlay.is_dir():
+            raise UserError(f"--rules: not a directory: {overlay}")
+        prog = cls()
+        loader = _Loader(prog, overlay)
+        for m in mains:
+            loader.load_file(loader.overlaid(m), None)
+        if overlay is not None:
+            for extra in sorted(overlay.glob("*.dl")):
+                loader.load_file(extra, None)
+        prog._number_rules()
+        return prog
+
+    @classmethod
+    def shipped(cls, rules_dir: str | Path | None = None) -> Program:
+        """The shipped program: ``rules/main.dl`` if present, else every ``rules/*.dl``."""
+        main = SHIPPED_RULES / "main.dl"
+        files = [main] if main.exists() else sorted(SHIPPED_RULES.glob("*.dl"))
+        return cls.load(files, rules_dir)
+
+    @classmethod
+    def from_text(cls, text: str, name: str = "<text>") -> Program:
+        """A program from a string (no includes resolved relative to a directory)."""
+        prog = cls()
+        _Loader(prog, None).add_items(text, Path(name))
+        prog._number_rules()
+        return prog
+
+    def _number_rules(self) -> None:
+        counts: dict[str, int] = {}
+        for r in self.rules:
+            if not r.is_fact:
+                counts[r.head.rel] = counts.get(r.head.rel, 0) + 1
+                r.rid = f"R{counts[r.head.rel]}"
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def inputs(self) -> list[str]:
+        return _unique(d.rel for d in self.directives if d.kind == "input")
+
+    @property
+    def outputs(self) -> list[str]:
+        return _unique(d.rel for d in self.directives if d.kind == "output")
+
+    def root_type(self, type_name: str) -> str | None:
+        """``symbol`` or ``number`` for a type name, following ``.type`` chains."""
+        seen: set[str] = set()
+        while type_name not in BASE_TYPES:
+            td = self.types.get(type_name)
+            if td is None or type_name in seen:
+                return None
+            seen.add(type_name)
+            type_name = td.base
+        return type_name
+
+    def column_types(self, rel: str) -> list[str]:
+        """Root types (``symbol``/``number``) of a declared relation's columns."""
+        return [self.root_type(t) or "symbol" for _, t in self.decls[rel].attrs]
+
+    def rules_for(self, rel: str) -> list[Rule]:
+        return [r for r in self.rules if r.head.rel == rel and not r.is_fact]
+
+    def require_valid(self) -> None:
+        """Raise a :class:`UserError` listing every error ``rules check`` would report."""
+        from .check import check
+
+        errs = [d for d in check(self) if d.severity == "error"]
+        if errs:
+            more = "\n".join(str(d) for d in errs[1:])
+            raise UserError(errs[0].message + (f"\n{more}" if more else ""), errs[0].loc)
+
+
+def _unique(xs: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(xs))
+
+
+class _Loader:
+    def __init__(self, prog: Program, overlay: Path | None):
+        self.prog = prog
+        self.overlay = overlay
+        self.seen: set[Path] = set()
+
+    def overlaid(self, path: Path) -> Path:
+        if self.overlay is not None and (self.overlay / path.name).is_file():
+            return self.overlay / path.name
+        return path
+
+    def load_file(self, path: Path, loc: Loc | None) -> None:
+        key = path.resolve()
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            self.prog.errors.append(DatalogSyntaxError(f"no such rules file: {path}", loc))
+            return
+        except (UnicodeDecodeError, IsADirectoryError) as e:
+            self.prog.errors.append(DatalogSyntaxError(f"cannot read {path}: {e}", loc))
+            return
+        self.prog.files.append(path)
+        self.add_items(text, path)
+
+    def add_items(self, text: str, path: Path) -> None:
+        try:
+            items = parse_source(text, str(path))
+        except DatalogSyntaxError as e:
+            self.prog.errors.append(e)
+            return
+        prog = self.prog
+        for it in items:
+            if isinstance(it, Include):
+                target = Path(it.path)
+                if not target.is_absolute():
+                    in_overlay = self.overlay / it.path if self.overlay is not None else None
+                    target = in_overlay if in_overlay and in_overlay.is_file() else path.parent / it.path
+                self.load_file(target, it.loc)
+            elif isinstance(it, Decl):
+                if it.name in prog.decls:
+                    prog.duplicate_decls.append(it)
+                else:
+                    prog.decls[it.name] = it
+            elif isinstance(it, TypeDecl):
+                prog.types.setdefault(it.name, it)
+            elif isinstance(it, Directive):
+                prog.directives.append(it)
+            else:
+                prog.rules.append(it)
