@@ -1,0 +1,783 @@
+"""MLIR text -> IR (``frontend.ir``): a lark LALR parser plus a top-down walker.
+
+``parse(text, filename)`` returns a ``Module``. The grammar is ``grammar/core.lark``
+followed by every other ``grammar/*.lark`` family file; ``custom_op`` is generated from
+the family file names. Dialect builders (``@builds``) receive a ``ParseCtx``.
+
+Location policy: every op gets ``Loc(file, line, col)`` of its first token. Textual
+``loc(...)`` annotations are accepted anywhere MLIR allows them and dropped (mlir-opt
+drops them too unless asked for debug info); ``#loc = loc(...)`` alias definitions are
+kept in ``Module.aliases`` as ``OpaqueAttr`` and printed back.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from bufferlog.errors import UserError
+
+from . import attrs as A
+from . import types as T
+from .dialects import BUILDERS, load_all
+from .ir import Block, Loc, Module, Op, Region, Value
+
+GRAMMAR_DIR = Path(__file__).parent / "grammar"
+
+#: ops whose regions do not see values defined outside (fresh SSA scope)
+ISOLATED_OPS = {"builtin.module", "func.func", "gpu.module", "gpu.func", "llvm.func",
+                "ml_program.func", "transform.named_sequence", "spirv.module"}
+
+
+class MLIRSyntaxError(UserError):
+    """A located parse error, printed as ``file:line:col: error: msg``."""
+
+
+class UnknownCustomOp(Exception):
+    def __init__(self, token: Token):
+        super().__init__(str(token))
+        self.token = token
+
+
+def _unknown_op(tok: Token) -> Token:
+    raise UnknownCustomOp(tok)
+
+
+def grammar_text() -> str:
+    """core.lark + all family files + the generated ``custom_op`` rule."""
+    core = (GRAMMAR_DIR / "core.lark").read_text(encoding="utf-8")
+    parts = [core]
+    fams = []
+    for f in sorted(GRAMMAR_DIR.glob("*.lark")):
+        if f.name == "core.lark":
+            continue
+        parts.append(f"// ---- {f.name}\n" + f.read_text(encoding="utf-8"))
+        fams.append(f"{f.stem}_op")
+    parts.append("custom_op: " + " | ".join([*fams, "UNKNOWN_OP"]) + "\n")
+    return "\n".join(parts)
+
+
+@lru_cache(maxsize=1)
+def get_lark() -> Lark:
+    load_all()
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", start="start",
+                propagate_positions=True, maybe_placeholders=True,
+                lexer_callbacks={"UNKNOWN_OP": _unknown_op}, cache=False)
+
+
+# -------------------------------------------------------------------------------------
+# helpers
+
+_ESC = re.compile(r'\\(?:([0-9A-Fa-f]{2})|(.))', re.S)
+_SIMPLE_ESC = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def unescape(lit: str) -> str:
+    """Body of an MLIR string literal (with quotes) -> Python str."""
+    body = lit[1:-1]
+    if "\\" not in body:
+        return body
+
+    def rep(m: re.Match[str]) -> str:
+        if m.group(1):
+            return chr(int(m.group(1), 16))
+        return _SIMPLE_ESC.get(m.group(2), m.group(2))
+
+    return _ESC.sub(rep, body)
+
+
+def _first_token(node: Any) -> Token | None:
+    if isinstance(node, Token):
+        return node
+    if isinstance(node, Tree):
+        meta = node.meta
+        if not meta.empty:
+            return Token("X", "", start_pos=meta.start_pos, line=meta.line,
+                         column=meta.column)
+        for c in node.children:
+            t = _first_token(c)
+            if t is not None:
+                return t
+    return None
+
+
+def _split_resources(text: str) -> tuple[str, str | None]:
+    """Cut the trailing ``{-# ... #-}`` section off (kept verbatim, never lexed)."""
+    i = text.find("{-#")
+    while i >= 0:
+        line_start = text.rfind("\n", 0, i) + 1
+        if text[line_start:i].strip() == "" and text.count('"', line_start, i) % 2 == 0:
+            return text[:i] + "\n", text[i:].rstrip() + "\n"
+        i = text.find("{-#", i + 3)
+    return text, None
+
+
+class _Placeholder(Value):
+    """A use of a value not yet defined (forward reference)."""
+
+    __slots__ = ("loc_",)
+
+    @property
+    def owner(self) -> Any:  # pragma: no cover - placeholders never escape
+        return None
+
+
+class _Scope:
+    """SSA names of one region; ``isolated`` stops lookup into enclosing scopes."""
+
+    __slots__ = ("values", "blocks", "parent", "isolated", "forward", "fwd_blocks")
+
+    def __init__(self, parent: _Scope | None, isolated: bool):
+        self.values: dict[str, list[Value]] = {}
+        self.blocks: dict[str, Block] = {}
+        self.fwd_blocks: dict[str, Token] = {}
+        self.parent = parent
+        self.isolated = isolated
+        # forward value references, shared by all scopes up to the isolation barrier
+        self.forward: dict[tuple[str, int], tuple[_Placeholder, Token]] = (
+            {} if isolated or parent is None else parent.forward)
+
+
+class ParseCtx:
+    """The parser state dialect builders use to resolve tree pieces to IR."""
+
+    def __init__(self, filename: str):
+        self.file = filename
+        self.aliases: dict[str, Any] = {}
+        self.type_aliases: dict[str, Any] = {}
+        self.scope = _Scope(None, True)
+
+    # -- locations and errors -----------------------------------------------------------
+    def loc(self, node: Any) -> Loc:
+        t = _first_token(node)
+        if t is None or t.line is None:
+            return Loc(self.file, 0, 0)
+        return Loc(self.file, t.line, t.column)
+
+    def error(self, node: Any, msg: str) -> MLIRSyntaxError:
+        """Raise a located error (also returns it, so ``raise ctx.error(...)`` reads well)."""
+        raise MLIRSyntaxError(msg, self.loc(node))
+
+    # -- small leaves ---------------------------------------------------------------------
+    @staticmethod
+    def _tok(node: Any) -> Token:
+        while isinstance(node, Tree):
+            node = node.children[0]
+        return node
+
+    def text(self, node: Any) -> str:
+        """Raw token text of a leaf (or single-token rule)."""
+        return str(self._tok(node))
+
+    def int(self, node: Any) -> int:
+        s = str(self._tok(node))
+        return int(s, 16) if s.lstrip("+-").startswith("0x") else int(s)
+
+    def float(self, node: Any) -> float:
+        return float(str(self._tok(node)))
+
+    def str(self, node: Any) -> str:
+        s = str(self._tok(node))
+        return unescape(s) if s.startswith('"') else s
+
+    def symbol(self, node: Any) -> A.SymbolRefAttr:
+        toks = [t for t in node.children] if isinstance(node, Tree) else [node]
+        names = [self._sym_name(t) for t in toks]
+        return A.SymbolRefAttr(names[0], tuple(names[1:]))
+
+    @staticmethod
+    def _sym_name(tok: Any) -> str:
+        s = str(tok)[1:]
+        return unescape(s) if s.startswith('"') else s
+
+    # -- values ---------------------------------------------------------------------------
+    def _lookup(self, name: str) -> list[Value] | None:
+        s: _Scope | None = self.scope
+        while s is not None:
+            v = s.values.get(name)
+            if v is not None:
+                return v
+            if s.isolated:
+                return None
+            s = s.parent
+        return None
+
+    def use(self, node: Any, type: Any = None) -> Value:
+        """Resolve a ``value_use`` (``%x`` / ``%x#1``) to a Value (forward refs allowed)."""
+        tok = self._tok(node)
+        s = str(tok)[1:]
+        idx = 0
+        if "#" in s:
+            s, i = s.split("#", 1)
+            idx = int(i)
+        group = self._lookup(s)
+        if group is not None:
+            if idx >= len(group):
+                raise MLIRSyntaxError(
+                    f"value '%{s}' has {len(group)} result(s), no result #{idx}",
+                    self.loc(tok))
+            return group[idx]
+        key = (s, idx)
+        fw = self.scope.forward.get(key)
+        if fw is None:
+            ph = _Placeholder(type, s if idx == 0 else f"{s}#{idx}")
+            self.scope.forward[key] = (ph, tok)
+            return ph
+        return fw[0]
+
+    def uses(self, node: Any, types: list[Any] | None = None) -> list[Value]:
+        if node is None:
+            return []
+        if isinstance(node, Tree) and node.data == "value_use":
+            return [self.use(node)]
+        kids = node.children if isinstance(node, Tree) else [node]
+        ts = types or [None] * len(kids)
+        return [self.use(k, t) for k, t in zip(kids, ts, strict=False)]
+
+    def define(self, name: str, values: list[Value], at: Any) -> None:
+        """Bind ``%name`` to a result group (or one block arg) in the current scope."""
+        if name in self.scope.values or (not self.scope.isolated and self._lookup(name)):
+            raise MLIRSyntaxError(f"redefinition of SSA value '%{name}'", self.loc(at))
+        self.scope.values[name] = values
+        fwd = self.scope.forward
+        if fwd:
+            for i, v in enumerate(values):
+                ent = fwd.pop((name, i), None)
+                if ent is not None:
+                    ent[0].replace_all_uses_with(v)
+                    v.name = name
+
+    # -- types ----------------------------------------------------------------------------
+    def type(self, node: Any) -> Any:
+        """A ``type`` / ``function_type`` / any builtin type subtree -> Type."""
+        if node is None:
+            return None
+        if isinstance(node, Token):
+            raise MLIRSyntaxError(f"expected a type, got '{node}'", self.loc(node))
+        d = node.data
+        fn = _TYPE_BUILDERS.get(d)
+        if fn is None:
+            raise MLIRSyntaxError(f"unsupported type '{d}'", self.loc(node))
+        return fn(self, node)
+
+    def types(self, node: Any) -> list[Any]:
+        """A ``type_list`` / ``type_list_parens`` (or None) -> [Type]."""
+        if node is None:
+            return []
+        if node.data == "type_list_parens":
+            node = node.children[0]
+            if node is None:
+                return []
+        if node.data == "type_list":
+            return [self.type(c) for c in node.children]
+        return [self.type(node)]
+
+    # -- attributes -----------------------------------------------------------------------
+    def attr(self, node: Any) -> Any:
+        if node is None:
+            return None
+        fn = _ATTR_BUILDERS.get(node.data)
+        if fn is None:
+            raise MLIRSyntaxError(f"unsupported attribute '{node.data}'", self.loc(node))
+        return fn(self, node)
+
+    def attr_dict(self, node: Any) -> dict[str, Any]:
+        """An ``attr_dict`` / ``attr_dict_with_keyword`` (or None) -> ordered dict."""
+        if node is None:
+            return {}
+        if node.data in ("attr_dict_with_keyword", "dict_attr", "generic_props"):
+            node = node.children[0]
+        out: dict[str, Any] = {}
+        for na in node.children:
+            if na is None:
+                continue
+            key_tok, val = na.children
+            key = self.str(key_tok)
+            out[key] = A.UnitAttr() if val is None else self.attr(val)
+        return out
+
+    # -- blocks and regions ---------------------------------------------------------------
+    def block_arg(self, node: Any) -> tuple[str, Any, Loc]:
+        """A ``block_arg_decl`` -> (name without %, type, loc)."""
+        tok = node.children[0]
+        return str(tok)[1:], self.type(node.children[1]), self.loc(tok)
+
+    def block_args(self, node: Any) -> list[tuple[str, Any, Loc]]:
+        if node is None:
+            return []
+        return [self.block_arg(c) for c in node.children]
+
+    def _block_ref(self, tok: Token) -> Block:
+        name = str(tok)[1:]
+        b = self.scope.blocks.get(name)
+        if b is None:
+            b = Block(label=name)
+            self.scope.blocks[name] = b
+            self.scope.fwd_blocks[name] = tok
+        return b
+
+    def successor(self, node: Any) -> tuple[Block, list[Value]]:
+        """A ``successor`` -> (Block, forwarded operands)."""
+        tok, vals_node, types_node = node.children
+        blk = self._block_ref(tok)
+        if vals_node is None:
+            return blk, []
+        return blk, self.uses(vals_node, self.types(types_node))
+
+    def successors(self, node: Any) -> list[tuple[Block, list[Value]]]:
+        if node is None:
+            return []
+        return [self.successor(c) for c in node.children]
+
+    def region(self, node: Any, entry_args: list[tuple[str, Any, Any]] | None = None,
+               isolated: bool = False) -> Region:
+        """Build a ``region`` in a new SSA scope. ``entry_args`` are the entry block's
+        arguments declared by the op's own syntax (then the region must not start with
+        a block label); ``isolated`` for isolated-from-above ops (fresh names)."""
+        region = Region()
+        outer = self.scope
+        self.scope = _Scope(outer, isolated)
+        try:
+            kids = node.children
+            entry = Block()
+            has_entry_ops = bool(kids) and isinstance(kids[0], Tree) and kids[0].data == "entry_block"
+            if entry_args is not None:
+                if not has_entry_ops and kids and kids[0].data == "block":
+                    label_node = kids[0].children[0]
+                    if label_node.children[1] is not None:
+                        raise MLIRSyntaxError(
+                            "entry block arguments are declared by the op; the region must "
+                            "not redeclare them", self.loc(label_node))
+                region.append(entry)
+                for name, ty, loc in entry_args:
+                    name = name[1:] if name.startswith("%") else name
+                    a = entry.add_arg(ty, name, loc)
+                    self.define(name, [a], loc_token(loc))
+            start = 0
+            if has_entry_ops:
+                if entry_args is None:
+                    region.append(entry)
+                for op_node in kids[0].children:
+                    entry.append(self.operation(op_node))
+                start = 1
+            for i, bnode in enumerate(kids[start:]):
+                merge = i == 0 and entry_args is not None and not has_entry_ops
+                self._block(bnode, region, entry if merge else None)
+            for name, tok in self.scope.fwd_blocks.items():
+                raise MLIRSyntaxError(f"reference to an undefined block '^{name}'",
+                                      self.loc(tok))
+            if isolated:
+                self._check_forward()
+        finally:
+            self.scope = outer
+        return region
+
+    def _block(self, node: Tree, region: Region, into: Block | None) -> None:
+        label, *ops = node.children
+        tok, args = label.children
+        name = str(tok)[1:]
+        if into is not None:
+            blk = into
+            blk.label = name
+            if name in self.scope.blocks:
+                raise MLIRSyntaxError(f"redefinition of block '^{name}'", self.loc(tok))
+            self.scope.blocks[name] = blk
+        else:
+            blk = self.scope.blocks.get(name)
+            if blk is None:
+                blk = Block(label=name)
+                self.scope.blocks[name] = blk
+            elif name not in self.scope.fwd_blocks:
+                raise MLIRSyntaxError(f"redefinition of block '^{name}'", self.loc(tok))
+            self.scope.fwd_blocks.pop(name, None)
+            region.append(blk)
+        for aname, ty, loc in self.block_args(args):
+            a = blk.add_arg(ty, aname, loc)
+            self.define(aname, [a], loc_token(loc))
+        for op_node in ops:
+            blk.append(self.operation(op_node))
+
+    def _check_forward(self) -> None:
+        for (name, idx), (_ph, tok) in self.scope.forward.items():
+            suffix = f"#{idx}" if idx else ""
+            raise MLIRSyntaxError(f"use of undefined value '%{name}{suffix}'", self.loc(tok))
+
+    # -- operations -----------------------------------------------------------------------
+    def operation(self, node: Tree) -> Op:
+        """Build one ``operation`` node: the op itself, then bind its result names."""
+        kids = node.children
+        res_node = kids[0] if isinstance(kids[0], Tree) and kids[0].data == "op_results" else None
+        body = kids[1] if res_node is not None else kids[0]
+        loc = self.loc(node)
+        if body.data == "generic_op":
+            op = self._generic(body)
+        else:
+            op = self._custom(body)
+        op.loc = loc
+        if res_node is not None:
+            self._bind_results(op, res_node)
+        elif op.results:
+            for r in op.results:
+                r.name = None
+        return op
+
+    def _bind_results(self, op: Op, res_node: Tree) -> None:
+        groups: list[tuple[Token, int]] = []
+        for r in res_node.children:
+            tok = r.children[0]
+            n = 1 if len(r.children) < 2 or r.children[1] is None else self.int(r.children[1])
+            if "#" in tok:
+                raise MLIRSyntaxError(f"invalid result name '{tok}'", self.loc(tok))
+            groups.append((tok, n))
+        total = sum(n for _, n in groups)
+        if total != len(op.results):
+            raise MLIRSyntaxError(
+                f"operation defines {len(op.results)} results but was provided {total} to bind",
+                self.loc(res_node))
+        i = 0
+        for tok, n in groups:
+            vals: list[Value] = list(op.results[i:i + n])
+            name = str(tok)[1:]
+            for v in vals:
+                v.name = name
+            self.define(name, vals, tok)
+            i += n
+
+    def _generic(self, node: Tree) -> Op:
+        name_tok, operands, succs, props, regions, attrd, fty = node.children
+        name = unescape(str(name_tok))
+        ft = self.type(fty)
+        operand_vals = self.uses(operands, list(ft.inputs))
+        if len(operand_vals) != len(ft.inputs):
+            raise MLIRSyntaxError(
+                f"'{name}' has {len(operand_vals)} operands but its type lists "
+                f"{len(ft.inputs)}", self.loc(fty))
+        attrs: dict[str, Any] = {}
+        if props is not None:
+            attrs.update(self.attr_dict(props))
+        attrs.update(self.attr_dict(attrd))
+        blocks = [self.successor(s)[0] for s in succs.children[0].children] if succs is not None else []
+        regs = []
+        if regions is not None:
+            iso = name in ISOLATED_OPS
+            regs = [self.region(r, None, isolated=iso) for r in regions.children]
+        return Op(name, operand_vals, list(ft.results), attrs, regs, blocks)
+
+    def _custom(self, node: Tree) -> Op:
+        n = node
+        while n.data not in BUILDERS:
+            kids = [c for c in n.children if c is not None]
+            if len(kids) == 1 and isinstance(kids[0], Tree):
+                n = kids[0]
+                continue
+            if len(kids) == 1 and isinstance(kids[0], Token):
+                raise MLIRSyntaxError(
+                    f"unknown operation '{kids[0]}' in custom syntax (use the generic form "
+                    f'"{kids[0]}"(...))', self.loc(kids[0]))
+            raise MLIRSyntaxError(f"no builder registered for grammar rule '{n.data}'",
+                                  self.loc(n))
+        op = BUILDERS[n.data](self, n)
+        if not isinstance(op, Op):
+            raise MLIRSyntaxError(f"builder for '{n.data}' returned no Op", self.loc(n))
+        return op
+
+
+def loc_token(loc: Loc | None) -> Token | None:
+    if loc is None:
+        return None
+    return Token("X", "", line=loc.line, column=loc.col)
+
+
+# -------------------------------------------------------------------------------------
+# type builders
+
+def _shape(ctx: ParseCtx, tok: Token | None) -> tuple[int | None, ...]:
+    if tok is None:
+        return ()
+    return tuple(None if d == "?" else int(d) for d in str(tok).split("x")[:-1])
+
+
+def _tensor(ctx: ParseCtx, n: Tree) -> Any:
+    dims, elem, enc = n.children
+    return T.TensorType(_shape(ctx, dims), ctx.type(elem), ctx.attr(enc))
+
+
+def _memref(ctx: ParseCtx, n: Tree) -> Any:
+    dims, elem, *extra = n.children
+    shape = _shape(ctx, dims)
+    ex = [ctx.attr(e) for e in extra]
+    layout = memspace = None
+    if len(ex) == 2:
+        layout, memspace = ex
+    elif len(ex) == 1:
+        a = ex[0]
+        if isinstance(a, A.AffineMapAttr | A.StridedLayoutAttr):
+            layout = a
+        else:
+            memspace = a
+    elif len(ex) > 2:
+        raise MLIRSyntaxError("unsupported type: too many memref parameters", ctx.loc(n))
+    return T.MemRefType(shape, ctx.type(elem), layout, memspace)
+
+
+def _vector(ctx: ParseCtx, n: Tree) -> Any:
+    dims, elem = n.children
+    shape: list[int] = []
+    scal: list[bool] = []
+    if dims is not None:
+        for d in str(dims).split("x")[:-1]:
+            s = d.startswith("[")
+            shape.append(int(d.strip("[]")))
+            scal.append(s)
+    return T.VectorType(tuple(shape), ctx.type(elem), tuple(scal) if any(scal) else ())
+
+
+def _function(ctx: ParseCtx, n: Tree) -> Any:
+    ins, outs = n.children
+    res = ctx.types(outs) if outs.data == "type_list_parens" else [ctx.type(outs)]
+    return T.FunctionType(tuple(ctx.types(ins)), tuple(res))
+
+
+def _opaque_type(ctx: ParseCtx, n: Tree) -> Any:
+    s = str(n.children[0])
+    if "<" not in s and "." not in s:
+        t = ctx.type_aliases.get(s[1:])
+        if t is None:
+            raise MLIRSyntaxError(f"undefined type alias '{s}'", ctx.loc(n))
+        return t
+    return T.OpaqueType(s)
+
+
+def _int_type(ctx: ParseCtx, n: Tree) -> Any:
+    s = str(n.children[0])
+    sign = s[0] if s[0] in "su" else ""
+    return T.IntegerType(int(s[len(sign) + 1:]), sign)
+
+
+_TYPE_BUILDERS: dict[str, Any] = {
+    "type": lambda c, n: c.type(n.children[0]),
+    "function_type": _function,
+    "tensor_type": _tensor,
+    "unranked_tensor_type": lambda c, n: T.UnrankedTensorType(c.type(n.children[1])),
+    "memref_type": _memref,
+    "unranked_memref_type": lambda c, n: T.UnrankedMemRefType(c.type(n.children[1]),
+                                                               c.attr(n.children[2])),
+    "vector_type": _vector,
+    "complex_type": lambda c, n: T.ComplexType(c.type(n.children[0])),
+    "tuple_type": lambda c, n: T.TupleType(tuple(c.types(n.children[0]))),
+    "int_type": _int_type,
+    "float_type": lambda c, n: T.FloatType(str(n.children[0])),
+    "index_type": lambda c, n: T.IndexType(),
+    "none_type": lambda c, n: T.NoneType(),
+    "opaque_type": _opaque_type,
+}
+
+
+# -------------------------------------------------------------------------------------
+# attribute builders
+
+def _int_attr(ctx: ParseCtx, n: Tree) -> Any:
+    tok, ty = n.children
+    t = ctx.type(ty)
+    s = str(tok)
+    if isinstance(t, T.FloatType):
+        if s.lstrip("+-").startswith("0x"):
+            bits = int(s, 16)
+            return A.FloatAttr(_hex_to_float(bits, t), t, s)
+        return A.FloatAttr(float(int(s)), t, s + ".0")
+    if isinstance(t, T.IntegerType) and t.width == 1 and s in ("0", "1"):
+        return A.IntegerAttr(int(s), t)
+    return A.IntegerAttr(ctx.int(tok), t)
+
+
+def _hex_to_float(bits: int, t: T.FloatType) -> float:
+    import struct
+    try:
+        if t.name == "f32":
+            return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+        if t.name == "f64":
+            return struct.unpack("<d", struct.pack("<Q", bits & 0xFFFFFFFFFFFFFFFF))[0]
+        if t.name == "f16":
+            return struct.unpack("<e", struct.pack("<H", bits & 0xFFFF))[0]
+        if t.name == "bf16":
+            return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
+    except (struct.error, OverflowError):
+        pass
+    return float("nan")
+
+
+def _float_attr(ctx: ParseCtx, n: Tree) -> Any:
+    tok, ty = n.children
+    return A.FloatAttr(float(str(tok)), ctx.type(ty), str(tok))
+
+
+def _str_attr(ctx: ParseCtx, n: Tree) -> Any:
+    tok, ty = n.children
+    return A.StringAttr(unescape(str(tok)), ctx.type(ty))
+
+
+def _array_attr(ctx: ParseCtx, n: Tree) -> Any:
+    return A.ArrayAttr(tuple(ctx.attr(c) for c in n.children if c is not None))
+
+
+def _dense_array(ctx: ParseCtx, n: Tree) -> Any:
+    ty, elems = n.children
+    t = ctx.type(ty)
+    vals: list[Any] = []
+    if elems is not None:
+        for e in elems.children:
+            s = str(e.children[0])
+            if s in ("true", "false"):
+                vals.append(s == "true")
+            elif isinstance(t, T.FloatType):
+                vals.append(float(s) if "." in s or "e" in s.lower() and "x" not in s
+                            else float(int(s, 0)))
+            else:
+                v = int(s, 0) if s.lstrip("+-").startswith("0x") else int(s)
+                vals.append(bool(v) if str(t) == "i1" else v)
+    return A.DenseArrayAttr(str(t), tuple(vals))
+
+
+def _dense(ctx: ParseCtx, n: Tree) -> Any:
+    tok, ty = n.children
+    body = str(tok)[len("dense<"):-1]
+    if ty is None:
+        return A.OpaqueAttr(str(tok))
+    return A.DenseElementsAttr(body, ctx.type(ty))
+
+
+def _dense_resource(ctx: ParseCtx, n: Tree) -> Any:
+    handle, ty = n.children
+    if ty is None:
+        return A.OpaqueAttr(f"dense_resource<{handle}>")
+    return A.DenseResourceAttr(str(handle), ctx.type(ty))
+
+
+def _hash_attr(ctx: ParseCtx, n: Tree) -> Any:
+    s = str(n.children[0])
+    if "<" in s or "." in s:
+        return A.OpaqueAttr(s)
+    a = ctx.aliases.get(s[1:])
+    if a is None:
+        raise MLIRSyntaxError(f"undefined attribute alias '{s}'", ctx.loc(n))
+    return a
+
+
+def _strided(ctx: ParseCtx, n: Tree) -> Any:
+    kids = n.children
+    off_node = kids[-1]
+    strides = [c for c in kids[:-1] if c is not None]
+
+    def val(s: Tree) -> int | None:
+        t = str(s.children[0])
+        return None if t == "?" else int(t)
+
+    return A.StridedLayoutAttr(tuple(val(s) for s in strides),
+                               0 if off_node is None else val(off_node))
+
+
+_ATTR_BUILDERS: dict[str, Any] = {
+    "attr": lambda c, n: c.attr(n.children[0]),
+    "int_attr": _int_attr,
+    "float_attr": _float_attr,
+    "str_attr": _str_attr,
+    "true_attr": lambda c, n: A.BoolAttr(True),
+    "false_attr": lambda c, n: A.BoolAttr(False),
+    "unit_attr": lambda c, n: A.UnitAttr(),
+    "array_attr": _array_attr,
+    "dict_attr": lambda c, n: A.DictAttr(tuple(c.attr_dict(n).items())),
+    "attr_dict": lambda c, n: A.DictAttr(tuple(c.attr_dict(n).items())),
+    "dense_array_attr": _dense_array,
+    "dense_attr": _dense,
+    "dense_resource_attr": _dense_resource,
+    "affine_map_attr": lambda c, n: A.AffineMapAttr(str(n.children[0])[len("affine_map<"):-1]),
+    "affine_set_attr": lambda c, n: A.IntegerSetAttr(str(n.children[0])[len("affine_set<"):-1]),
+    "hash_attr": _hash_attr,
+    "strided_attr": _strided,
+    "symbol_attr": lambda c, n: c.symbol(n.children[0]),
+    "symbol_ref": lambda c, n: c.symbol(n),
+    "type_attr": lambda c, n: A.TypeAttr(c.type(n.children[0])),
+}
+
+
+# -------------------------------------------------------------------------------------
+# entry point
+
+_TYPE_START = {"INT_TYPE", "FLOAT_TYPE", "EXCL_TYPE", "TENSOR", "MEMREF", "VECTOR", "INDEX"}
+
+
+def _describe(e: UnexpectedInput) -> str:
+    if isinstance(e, UnexpectedToken):
+        tok = e.token
+        if tok.type == "$END":
+            return "unexpected end of input"
+        exp = set(e.expected or ())
+        if exp & _TYPE_START and tok.type in ("BARE_ID", "UNKNOWN_OP", "INT_TYPE", "FLOAT_TYPE"):
+            return f"unsupported type '{tok}'"
+        shown = ", ".join(sorted(exp)[:8])
+        return f"unexpected '{tok}' (expected one of: {shown})"
+    if isinstance(e, UnexpectedCharacters):
+        return f"unexpected character '{e.char}'"
+    if isinstance(e, UnexpectedEOF):
+        return "unexpected end of input"
+    return "syntax error"
+
+
+def parse(text: str, filename: str = "-") -> Module:
+    """Parse MLIR text into a ``Module``; raise ``MLIRSyntaxError`` on bad input."""
+    body_text, resources = _split_resources(text)
+    lk = get_lark()
+    try:
+        tree = lk.parse(body_text)
+    except UnknownCustomOp as e:
+        t = e.token
+        raise MLIRSyntaxError(
+            f"unknown operation '{t}' in custom syntax (use the generic form \"{t}\"(...))",
+            Loc(filename, t.line, t.column)) from None
+    except UnexpectedInput as e:
+        line = getattr(e, "line", 0) or 0
+        col = getattr(e, "column", 0) or 0
+        if isinstance(e, UnexpectedToken) and e.token.type == "$END":
+            lines = body_text.rstrip().splitlines() or [""]
+            line, col = len(lines), len(lines[-1]) + 1
+        raise MLIRSyntaxError(_describe(e), Loc(filename, line, col)) from None
+    ctx = ParseCtx(filename)
+    return _build_module(ctx, tree, resources, filename)
+
+
+def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: str) -> Module:
+    top = Block()
+    for item in tree.children:
+        d = item.data
+        if d == "alias_def":
+            tok, val = item.children
+            name = str(tok)[1:]
+            if isinstance(val, Token):  # loc(...) alias
+                ctx.aliases[name] = A.OpaqueAttr(str(val))
+                continue
+            a = ctx.attr(val)
+            if isinstance(a, A.AffineMapAttr):
+                a = A.AffineMapAttr(a.text, name)
+            elif isinstance(a, A.IntegerSetAttr):
+                a = A.IntegerSetAttr(a.text, name)
+            ctx.aliases[name] = a
+        elif d == "type_alias_def":
+            tok, ty = item.children
+            ctx.type_aliases[str(tok)[1:]] = ctx.type(ty)
+        else:
+            top.append(ctx.operation(item))
+    ctx._check_forward()
+    explicit = len(top.ops) == 1 and top.ops[0].name == "builtin.module" and not top.ops[0].results
+    if explicit:
+        mod = top.ops[0]
+        top.ops.clear()
+        mod.parent = None
+    else:
+        mod = Op("builtin.module", regions=[Region([top])], loc=Loc(filename, 1, 1))
+    return Module(mod, filename, dict(ctx.aliases), dict(ctx.type_aliases), resources,
+                  explicit)

@@ -1,0 +1,204 @@
+"""IR -> MLIR text. ``print_module(m)`` prints aliases, the ops (custom syntax where a
+dialect registered a ``@prints`` printer, generic form otherwise) and the resources
+section verbatim. ``Printer`` is the API dialect printers use.
+
+SSA names: a value keeps its parsed name when that name is still free in the current
+isolated-from-above scope (e.g. one ``func.func``), otherwise it gets ``%<n>``; names
+are assigned at first mention, so forward references work. Block labels likewise
+(``^bb<n>``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from . import attrs as A
+from .dialects import PRINTERS, load_all
+from .ir import Block, Module, Op, Region, Value
+from .parser import ISOLATED_OPS
+
+_NAME_OK = re.compile(r"^[A-Za-z0-9_$.\-]+$")
+INDENT = "  "
+
+
+class _NameScope:
+    __slots__ = ("used", "counter", "bcounter")
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+        self.counter = 0
+        self.bcounter = 0
+
+
+class Printer:
+    """Printing state. ``generic=True`` forces the generic form for every op."""
+
+    def __init__(self, generic: bool = False, aliases: dict[str, Any] | None = None):
+        self.generic = generic
+        self.indent = 0
+        self._names: dict[int, str] = {}
+        self._keep: list[Any] = []  # keep named objects alive so id() stays unique
+        self._scopes: list[_NameScope] = [_NameScope()]
+        self._alias_by_text: dict[str, str] = {}
+        for k, a in (aliases or {}).items():
+            if isinstance(a, A.AffineMapAttr):
+                self._alias_by_text.setdefault(a.text, k)
+        load_all()
+
+    # -- names ----------------------------------------------------------------------------
+    def _fresh(self, hint: str | None, prefix: str, block: bool = False) -> str:
+        sc = self._scopes[-1]
+        if hint and _NAME_OK.match(hint) and (prefix + hint) not in sc.used:
+            name = prefix + hint
+        else:
+            while True:
+                if block:
+                    name = f"{prefix}bb{sc.bcounter}"
+                    sc.bcounter += 1
+                else:
+                    name = f"{prefix}{sc.counter}"
+                    sc.counter += 1
+                if name not in sc.used:
+                    break
+        sc.used.add(name)
+        return name
+
+    def value(self, v: Value) -> str:
+        """``%name`` of a value (assigned at first mention)."""
+        n = self._names.get(id(v))
+        if n is None:
+            n = self._fresh(v.name, "%")
+            self._names[id(v)] = n
+            self._keep.append(v)
+        return n
+
+    def values(self, vs: list[Value] | tuple[Value, ...]) -> str:
+        return ", ".join(self.value(v) for v in vs)
+
+    def block_name(self, b: Block) -> str:
+        n = self._names.get(id(b))
+        if n is None:
+            n = self._fresh(b.label, "^", block=True)
+            self._names[id(b)] = n
+            self._keep.append(b)
+        return n
+
+    # -- types and attributes ----------------------------------------------------------
+    def type(self, t: Any) -> str:
+        return str(t)
+
+    def types(self, ts: list[Any] | tuple[Any, ...]) -> str:
+        return ", ".join(map(str, ts))
+
+    def attr(self, a: Any) -> str:
+        if isinstance(a, A.AffineMapAttr) and a.alias is None:
+            al = self._alias_by_text.get(a.text)
+            if al:
+                return f"#{al}"
+        return str(a)
+
+    def attr_dict(self, op: Op, elide: tuple[str, ...] | list[str] | set[str] = ()) -> str:
+        """`` {k = v, ...}`` of ``op.attrs`` minus ``elide`` (empty string if none)."""
+        items = [(k, v) for k, v in op.attrs.items() if k not in elide]
+        if not items:
+            return ""
+        return " {" + ", ".join(self.named_attr(k, v) for k, v in items) + "}"
+
+    def named_attr(self, k: str, v: Any) -> str:
+        key = k if A._BARE.match(k) else A.escape_string(k)
+        return key if isinstance(v, A.UnitAttr) else f"{key} = {self.attr(v)}"
+
+    def successor(self, block: Block, operands: list[Value] | tuple[Value, ...] = ()) -> str:
+        """``^bb1`` or ``^bb1(%a, %b : t1, t2)``."""
+        s = self.block_name(block)
+        if operands:
+            s += f"({self.values(operands)} : {self.types([v.type for v in operands])})"
+        return s
+
+    # -- regions and ops ------------------------------------------------------------------
+    def region(self, r: Region, entry_args: bool = True) -> str:
+        """``{ ... }`` with the body indented one level deeper than the current op.
+        ``entry_args=False``: the op printed the entry block's arguments itself."""
+        if not r.blocks:
+            return "{\n" + INDENT * self.indent + "}"
+        self.indent += 1
+        lines: list[str] = []
+        for i, b in enumerate(r.blocks):
+            if i == 0 and not entry_args:
+                for a in b.args:
+                    self.value(a)
+                label = None
+            elif i == 0:
+                label = self._label(b) if (b.args or not b.ops) else None
+            else:
+                label = self._label(b)
+            if label is not None:
+                lines.append(INDENT * (self.indent - 1) + label)
+            for op in b.ops:
+                lines.append(INDENT * self.indent + self.op(op))
+        self.indent -= 1
+        return "{\n" + "\n".join(lines) + "\n" + INDENT * self.indent + "}"
+
+    def _label(self, b: Block) -> str:
+        s = self.block_name(b)
+        if b.args:
+            s += "(" + ", ".join(f"{self.value(a)}: {self.type(a.type)}" for a in b.args) + ")"
+        return s + ":"
+
+    def op(self, op: Op) -> str:
+        """One op (results, body), without indentation of its first line."""
+        isolated = op.name in ISOLATED_OPS
+        if isolated:
+            self._scopes.append(_NameScope())
+        try:
+            res = self.values(op.results)
+            fn = None if self.generic else PRINTERS.get(op.name)
+            body = fn(self, op) if fn is not None else self.generic_op(op)
+        finally:
+            if isolated:
+                self._scopes.pop()
+        return f"{res} = {body}" if op.results else body
+
+    def generic_op(self, op: Op) -> str:
+        """The generic form, correct for any op."""
+        s = A.escape_string(op.name) + "(" + self.values(op.operands) + ")"
+        if op.successors:
+            s += "[" + ", ".join(self.block_name(b) for b in op.successors) + "]"
+        if op.regions:
+            s += " (" + ", ".join(self.region(r, True) for r in op.regions) + ")"
+        s += self.attr_dict(op)
+        ins = "(" + self.types([v.type for v in op.operands]) + ")"
+        outs = [r.type for r in op.results]
+        s += f" : {ins} -> ({self.types(outs)})"
+        return s
+
+
+def print_op(op: Op, generic: bool = False) -> str:
+    return Printer(generic).op(op) + "\n"
+
+
+def print_module(m: Module, generic: bool = False) -> str:
+    """Full MLIR text of a module: aliases, ops, resources."""
+    p = Printer(generic, m.aliases)
+    out: list[str] = []
+    for k, a in m.aliases.items():
+        if isinstance(a, A.AffineMapAttr):
+            val = f"affine_map<{a.text}>"
+        elif isinstance(a, A.IntegerSetAttr):
+            val = f"affine_set<{a.text}>"
+        else:
+            val = str(a)
+        out.append(f"#{k} = {val}")
+    for k, t in m.type_aliases.items():
+        out.append(f"!{k} = {t}")
+    if m.explicit_module or generic:
+        out.append(p.op(m.module_op))
+    else:
+        p._scopes.append(_NameScope())
+        for op in m.body.ops:
+            out.append(p.op(op))
+    text = "\n".join(out) + "\n"
+    if m.resources:
+        text += "\n" + m.resources
+    return text
