@@ -161,3 +161,24 @@ def is_trivial_terminator(op: Op | None, name: str) -> bool:
     if op is None or op.name != name or op.operands or op.attrs:
         return False
     return all(not b.ops for r in op.regions for b in r.blocks)
+
+
+# -- typed operand resolution ------------------------------------------------------------
+
+def typed_use(ctx: Any, node: Any, t: Any) -> Value:
+    """``ctx.use`` with the type the op's syntax declares for it (types forward
+    references; a mismatch with the value's known type is a located error)."""
+    v = ctx.use(node, t)
+    if t is not None and v.type is not None and v.type != t:
+        ctx.error(node, f"use of value '%{v.name}' expects type {t}, but it has type {v.type}")
+    return v
+
+
+def typed_uses(ctx: Any, node: Any, ts: list[Any]) -> list[Value]:
+    vals = list(ctx.uses(node, list(ts)))
+    if len(vals) != len(ts):
+        ctx.error(node, f"{len(vals)} values but {len(ts)} types")
+    for v, t in zip(vals, ts, strict=True):
+        if v.type is not None and v.type != t:
+            ctx.error(node, f"use of value '%{v.name}' expects type {t}, but it has type {v.type}")
+    return vals

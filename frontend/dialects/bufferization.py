@@ -23,7 +23,7 @@ from ..types import (
     is_tensor,
 )
 from . import builds, prints
-from ._smb import attr_dict, has, kid, kids, segment, segments
+from ._smb import attr_dict, has, kid, kids, segment, segments, typed_use, typed_uses
 
 # -- helpers for the analysis ----------------------------------------------------------
 
@@ -96,8 +96,8 @@ def _tensor_like(t: Any) -> Any:
 
 @builds("bufz_to_tensor")
 def build_to_tensor(ctx: Any, tree: Tree) -> Op:
-    m = ctx.use(kid(tree, "value_use"))
     src_t = ctx.type(kid(tree, "type"))
+    m = typed_use(ctx, kid(tree, "value_use"), src_t)
     res_t = _to_type(ctx, tree) or _tensor_like(src_t)  # old form: `: memref<..>` only
     attrs = {**_unit(tree, "bufz_restrict", "restrict"), **_unit(tree, "bufz_writable", "writable")}
     attrs.update(_attrs(ctx, tree))
@@ -117,9 +117,12 @@ def print_to_tensor(p: Any, op: Op) -> str:
 
 @builds("bufz_to_buffer")
 def build_to_buffer(ctx: Any, tree: Tree) -> Op:
-    t = ctx.use(kid(tree, "value_use"))
     first = ctx.type(kid(tree, "type"))
-    res_t = _to_type(ctx, tree) or first  # old form: `: memref<..>` names the result
+    res_t = _to_type(ctx, tree)
+    if res_t is None:  # old form: `: memref<..>` names the result
+        t, res_t = ctx.use(kid(tree, "value_use")), first
+    else:
+        t = typed_use(ctx, kid(tree, "value_use"), first)
     attrs = _unit(tree, "bufz_read_only", "read_only")
     attrs.update(_attrs(ctx, tree))
     return Op("bufferization.to_buffer", [t], [res_t], attrs, loc=ctx.loc(tree))
@@ -165,11 +168,12 @@ def print_alloc_tensor(p: Any, op: Op) -> str:
 
 @builds("bufz_materialize")
 def build_materialize(ctx: Any, tree: Tree) -> Op:
-    src, dst = (ctx.use(n) for n in kids(tree, "value_use"))
     ty_node = kid(tree, "type")
     fn = ctx.type(ty_node)
     if not isinstance(fn, FunctionType) or len(fn.inputs) != 2:
         ctx.error(ty_node, "materialize_in_destination expects `(src_type, dest_type) -> res`")
+    src, dst = (typed_use(ctx, n, t)
+                for n, t in zip(kids(tree, "value_use"), fn.inputs, strict=True))
     attrs = {**_unit(tree, "bufz_restrict", "restrict"), **_unit(tree, "bufz_writable", "writable")}
     attrs.update(_attrs(ctx, tree))
     return Op("bufferization.materialize_in_destination", [src, dst], list(fn.results), attrs,
@@ -192,14 +196,14 @@ def print_materialize(p: Any, op: Op) -> str:
 
 @builds("bufz_clone")
 def build_clone(ctx: Any, tree: Tree) -> Op:
-    m = ctx.use(kid(tree, "value_use"))
     first = ctx.type(kid(tree, "type"))
-    res_t = _to_type(ctx, tree)
+    src_t, res_t = first, _to_type(ctx, tree)
     if res_t is None:
-        if isinstance(first, FunctionType) and len(first.results) == 1:
-            res_t = first.results[0]  # old form `: (T) -> (U)`
+        if isinstance(first, FunctionType) and len(first.inputs) == len(first.results) == 1:
+            src_t, res_t = first.inputs[0], first.results[0]  # old form `: (T) -> (U)`
         else:
             res_t = first
+    m = typed_use(ctx, kid(tree, "value_use"), src_t)
     return Op("bufferization.clone", [m], [res_t], _attrs(ctx, tree), loc=ctx.loc(tree))
 
 
@@ -213,11 +217,7 @@ def print_clone(p: Any, op: Op) -> str:
 # -- dealloc ---------------------------------------------------------------------------
 
 def _typed_uses(ctx: Any, node: Tree) -> list[Value]:
-    vals = list(ctx.uses(kid(node, "value_use_list")))
-    types = list(ctx.types(kid(node, "type_list")))
-    if len(types) != len(vals):
-        ctx.error(node, f"{len(vals)} values but {len(types)} types")
-    return vals
+    return typed_uses(ctx, kid(node, "value_use_list"), ctx.types(kid(node, "type_list")))
 
 
 @builds("bufz_dealloc")
@@ -227,9 +227,7 @@ def build_dealloc(ctx: Any, tree: Tree) -> Op:
     mr = kid(tree, "bufz_dealloc_memrefs")
     if mr is not None:
         memrefs = _typed_uses(ctx, mr)
-        conds = list(ctx.uses(kids(mr, "value_use_list")[1]))
-        if len(conds) != len(memrefs):
-            ctx.error(mr, f"{len(memrefs)} memrefs but {len(conds)} conditions")
+        conds = typed_uses(ctx, kids(mr, "value_use_list")[1], [IntegerType(1)] * len(memrefs))
     rt = kid(tree, "bufz_retain")
     retained = _typed_uses(ctx, rt) if rt is not None else []
     attrs = _attrs(ctx, tree)

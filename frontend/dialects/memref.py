@@ -14,6 +14,7 @@ from ..attrs import (
     DenseElementsAttr,
     DenseResourceAttr,
     IntegerAttr,
+    OpaqueAttr,
     StringAttr,
     SymbolRefAttr,
     TypeAttr,
@@ -40,6 +41,8 @@ from ._smb import (
     segment,
     segments,
     split_mixed,
+    typed_use,
+    typed_uses,
 )
 
 # -- helpers for the analysis ----------------------------------------------------------
@@ -102,8 +105,18 @@ def _mixed(ctx: Any, node: Tree) -> list[int | Value]:
     return mixed(ctx, node, "memref_mixed_elts", "memref_mixed_elt")
 
 
+def _attr(ctx: Any, tree: Tree) -> Any:
+    return ctx.attr(kid(tree, "memref_attr").children[0])
+
+
 def _uses(ctx: Any, node: Tree | None) -> list[Value]:
     return list(ctx.uses(node)) if node is not None else []
+
+
+def _indices(ctx: Any, node: Tree | None) -> list[Value]:
+    if node is None:
+        return []
+    return typed_uses(ctx, node, [IndexType()] * len(node.children))
 
 
 def _elem(ctx: Any, node: Tree, t: Any) -> Any:
@@ -118,9 +131,9 @@ _OFS = ("operandSegmentSizes", "static_offsets", "static_sizes", "static_strides
 # -- alloc / alloca / dealloc ----------------------------------------------------------
 
 def _build_alloc(name: str, ctx: Any, tree: Tree) -> Op:
-    dyn = _uses(ctx, kid(kid(tree, "memref_dyn_sizes"), "value_use_list"))
+    dyn = _indices(ctx, kid(kid(tree, "memref_dyn_sizes"), "value_use_list"))
     sym_node = kid(tree, "memref_symbols")
-    sym = _uses(ctx, kid(sym_node, "value_use_list")) if sym_node is not None else []
+    sym = _indices(ctx, kid(sym_node, "value_use_list")) if sym_node is not None else []
     (t,) = _types(ctx, tree)
     attrs = _attrs(ctx, tree)
     attrs["operandSegmentSizes"] = segments(len(dyn), len(sym))
@@ -151,7 +164,9 @@ prints("memref.alloca")(_print_alloc)
 
 @builds("memref_dealloc")
 def build_dealloc(ctx: Any, tree: Tree) -> Op:
-    return Op("memref.dealloc", [ctx.use(kid(tree, "value_use"))], [], _attrs(ctx, tree),
+    (t,) = _types(ctx, tree)
+    m = typed_use(ctx, kid(tree, "value_use"), t)
+    return Op("memref.dealloc", [m], [], _attrs(ctx, tree),
               loc=ctx.loc(tree))
 
 
@@ -165,7 +180,8 @@ def print_dealloc(p: Any, op: Op) -> str:
 
 @builds("memref_copy")
 def build_copy(ctx: Any, tree: Tree) -> Op:
-    src, dst = (ctx.use(n) for n in kids(tree, "value_use"))
+    src, dst = (typed_use(ctx, n, t)
+                for n, t in zip(kids(tree, "value_use"), _types(ctx, tree), strict=True))
     return Op("memref.copy", [src, dst], [], _attrs(ctx, tree), loc=ctx.loc(tree))
 
 
@@ -178,9 +194,9 @@ def print_copy(p: Any, op: Op) -> str:
 
 @builds("memref_load")
 def build_load(ctx: Any, tree: Tree) -> Op:
-    m = ctx.use(kid(tree, "value_use"))
-    idx = _uses(ctx, kid(tree, "value_use_list"))
     (t,) = _types(ctx, tree)
+    m = typed_use(ctx, kid(tree, "value_use"), t)
+    idx = _indices(ctx, kid(tree, "value_use_list"))
     return Op("memref.load", [m, *idx], [_elem(ctx, tree, t)], _attrs(ctx, tree),
               loc=ctx.loc(tree))
 
@@ -194,8 +210,11 @@ def print_load(p: Any, op: Op) -> str:
 
 @builds("memref_store")
 def build_store(ctx: Any, tree: Tree) -> Op:
-    v, m = (ctx.use(n) for n in kids(tree, "value_use"))
-    idx = _uses(ctx, kid(tree, "value_use_list"))
+    (t,) = _types(ctx, tree)
+    v_node, m_node = kids(tree, "value_use")
+    m = typed_use(ctx, m_node, t)
+    v = typed_use(ctx, v_node, _elem(ctx, tree, t))
+    idx = _indices(ctx, kid(tree, "value_use_list"))
     return Op("memref.store", [v, m, *idx], [], _attrs(ctx, tree), loc=ctx.loc(tree))
 
 
@@ -218,9 +237,9 @@ def _ofs_attrs(offs: list, sizes: list, strides: list) -> tuple[dict[str, Any], 
 
 
 def _build_ofs(name: str, ctx: Any, tree: Tree) -> Op:
-    src = ctx.use(kid(tree, "value_use"))
+    src_t, res_t = _types(ctx, tree)
+    src = typed_use(ctx, kid(tree, "value_use"), src_t)
     offs, sizes, strides = (_mixed(ctx, n) for n in kids(tree, "memref_mixed"))
-    _, res_t = _types(ctx, tree)
     props, dyn = _ofs_attrs(offs, sizes, strides)
     attrs = _attrs(ctx, tree)
     attrs.update(props)
@@ -260,8 +279,8 @@ def print_reinterpret_cast(p: Any, op: Op) -> str:
 
 @builds("memref_cast")
 def build_cast(ctx: Any, tree: Tree) -> Op:
-    _, res_t = _types(ctx, tree)
-    return Op("memref.cast", [ctx.use(kid(tree, "value_use"))], [res_t], _attrs(ctx, tree),
+    src_t, res_t = _types(ctx, tree)
+    return Op("memref.cast", [typed_use(ctx, kid(tree, "value_use"), src_t)], [res_t], _attrs(ctx, tree),
               loc=ctx.loc(tree))
 
 
@@ -274,7 +293,9 @@ def print_cast(p: Any, op: Op) -> str:
 
 @builds("memref_dim")
 def build_dim(ctx: Any, tree: Tree) -> Op:
-    m, i = (ctx.use(n) for n in kids(tree, "value_use"))
+    m_node, i_node = kids(tree, "value_use")
+    (t,) = _types(ctx, tree)
+    m, i = typed_use(ctx, m_node, t), typed_use(ctx, i_node, IndexType())
     return Op("memref.dim", [m, i], [IndexType()], _attrs(ctx, tree), loc=ctx.loc(tree))
 
 
@@ -286,9 +307,10 @@ def print_dim(p: Any, op: Op) -> str:
 
 @builds("memref_view")
 def build_view(ctx: Any, tree: Tree) -> Op:
-    src, shift = (ctx.use(n) for n in kids(tree, "value_use"))
-    sizes = _uses(ctx, kid(tree, "value_use_list"))
-    _, res_t = _types(ctx, tree)
+    src_t, res_t = _types(ctx, tree)
+    src_node, shift_node = kids(tree, "value_use")
+    src, shift = typed_use(ctx, src_node, src_t), typed_use(ctx, shift_node, IndexType())
+    sizes = _indices(ctx, kid(tree, "value_use_list"))
     return Op("memref.view", [src, shift, *sizes], [res_t], _attrs(ctx, tree),
               loc=ctx.loc(tree))
 
@@ -302,8 +324,8 @@ def print_view(p: Any, op: Op) -> str:
 
 @builds("memref_assume_alignment")
 def build_assume_alignment(ctx: Any, tree: Tree) -> Op:
-    m = ctx.use(kid(tree, "value_use"))
     (t,) = _types(ctx, tree)
+    m = typed_use(ctx, kid(tree, "value_use"), t)
     attrs = {"alignment": IntegerAttr(ctx.int(kid(tree, "integer")), IntegerType(32))}
     attrs.update(_attrs(ctx, tree))
     return Op("memref.assume_alignment", [m], [t], attrs, loc=ctx.loc(tree))
@@ -345,6 +367,17 @@ def _tensor_of(t: Any) -> Any:
     return t
 
 
+def _typed_init(a: Any, t: Any) -> Any:
+    """The initializer is written without its type (``dense<1.0>``): give it the tensor
+    type of the global, as MLIR does."""
+    text = str(a)
+    if isinstance(a, OpaqueAttr) and text.startswith("dense<"):
+        return DenseElementsAttr(text[len("dense<"):-1], t)
+    if isinstance(a, OpaqueAttr) and text.startswith("dense_resource<"):
+        return DenseResourceAttr(text[len("dense_resource<"):-1], t)
+    return a
+
+
 @builds("memref_global")
 def build_global(ctx: Any, tree: Tree) -> Op:
     attrs: dict[str, Any] = {}
@@ -361,12 +394,7 @@ def build_global(ctx: Any, tree: Tree) -> Op:
         if has(init, "memref_uninitialized"):
             attrs["initial_value"] = UnitAttr()
         else:
-            a = ctx.attr(kid(init, "attr"))
-            if isinstance(a, DenseElementsAttr) and a.type is None:
-                a = DenseElementsAttr(a.text, _tensor_of(t))
-            elif isinstance(a, DenseResourceAttr) and a.type is None:
-                a = DenseResourceAttr(a.handle, _tensor_of(t))
-            attrs["initial_value"] = a
+            attrs["initial_value"] = _typed_init(_attr(ctx, init), _tensor_of(t))
     attrs.update(_attrs(ctx, tree))
     return Op("memref.global", [], [], attrs, loc=ctx.loc(tree))
 
@@ -411,10 +439,10 @@ def global_initial_value(op: Op) -> Any:
 
 @builds("memref_expand_shape")
 def build_expand_shape(ctx: Any, tree: Tree) -> Op:
-    src = ctx.use(kid(tree, "value_use"))
+    src_t, res_t = _types(ctx, tree)
+    src = typed_use(ctx, kid(tree, "value_use"), src_t)
     s_out, d_out = split_mixed(_mixed(ctx, kid(tree, "memref_mixed")))
-    _, res_t = _types(ctx, tree)
-    attrs = {"reassociation": ctx.attr(kid(tree, "attr")), "static_output_shape": s_out}
+    attrs = {"reassociation": _attr(ctx, tree), "static_output_shape": s_out}
     attrs.update(_attrs(ctx, tree))
     return Op("memref.expand_shape", [src, *d_out], [res_t], attrs, loc=ctx.loc(tree))
 
@@ -430,9 +458,9 @@ def print_expand_shape(p: Any, op: Op) -> str:
 
 @builds("memref_collapse_shape")
 def build_collapse_shape(ctx: Any, tree: Tree) -> Op:
-    src = ctx.use(kid(tree, "value_use"))
-    _, res_t = _types(ctx, tree)
-    attrs = {"reassociation": ctx.attr(kid(tree, "attr"))}
+    src_t, res_t = _types(ctx, tree)
+    src = typed_use(ctx, kid(tree, "value_use"), src_t)
+    attrs = {"reassociation": _attr(ctx, tree)}
     attrs.update(_attrs(ctx, tree))
     return Op("memref.collapse_shape", [src], [res_t], attrs, loc=ctx.loc(tree))
 
@@ -447,8 +475,8 @@ def print_collapse_shape(p: Any, op: Op) -> str:
 
 @builds("memref_extract_strided_metadata")
 def build_extract_strided_metadata(ctx: Any, tree: Tree) -> Op:
-    src = ctx.use(kid(tree, "value_use"))
     (t,) = _types(ctx, tree)
+    src = typed_use(ctx, kid(tree, "value_use"), t)
     res = list(ctx.types(kid(tree, "type_list")))
     rank = t.rank if isinstance(t, MemRefType) else None
     if rank is not None and len(res) != 2 + 2 * rank:

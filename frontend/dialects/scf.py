@@ -19,7 +19,7 @@ from lark import Tree
 
 from ..attrs import DenseArrayAttr, UnitAttr
 from ..ir import Block, Op, Region, Value
-from ..types import FunctionType, IndexType
+from ..types import FunctionType, IndexType, IntegerType
 from . import builds, prints
 from ._smb import (
     attr_dict,
@@ -36,6 +36,8 @@ from ._smb import (
     split_mixed,
     ssa_def_name,
     static_values,
+    typed_use,
+    typed_uses,
     typed_values,
     types_arrow,
 )
@@ -141,18 +143,23 @@ def _types(ctx: Any, node: Tree | None) -> list[Any]:
     return [ctx.type(node)]
 
 
-def _assigns(ctx: Any, node: Tree | None) -> tuple[list[tuple[str, Any]], list[Value]]:
-    """``%a = %x, ...`` -> ([(name, loc) of each defined arg], [init values])."""
+def _assigns(ctx: Any, node: Tree | None, types: list[Any] | None = None,
+             ) -> tuple[list[tuple[str, Any]], list[Value]]:
+    """``%a = %x, ...`` -> ([(name, loc) of each defined arg], [init values]); the inits
+    are checked against ``types`` when given (same count required)."""
     if node is None:
         return [], []
     lst = kid(node, "scf_assign_list") if node.data != "scf_assign_list" else node
     if lst is None:
         return [], []
+    assigns = kids(lst, "scf_assign")
+    if types is not None and len(types) != len(assigns):
+        ctx.error(node, f"{len(assigns)} initial values but {len(types)} types")
     names, inits = [], []
-    for a in kids(lst, "scf_assign"):
+    for i, a in enumerate(assigns):
         d, u = kids(a, "value_use")
         names.append((ssa_def_name(d), ctx.loc(d)))
-        inits.append(ctx.use(u))
+        inits.append(typed_use(ctx, u, types[i] if types is not None else None))
     return names, inits
 
 
@@ -162,7 +169,16 @@ def _attrs(ctx: Any, tree: Tree, rule: str = "attr_dict") -> dict[str, Any]:
 
 
 def _region(p: Any, r: Region, entry_args: bool = False, terminators: bool = True) -> str:
-    return p.region(r, entry_args=entry_args, print_terminators=terminators)
+    """``p.region`` that can elide the entry block's terminator (as MLIR's printers do
+    for implicit ``scf.yield`` / ``scf.forall.in_parallel``)."""
+    if terminators or not r.blocks or not r.entry.ops:
+        return p.region(r, entry_args=entry_args)
+    blk = r.entry
+    term = blk.ops.pop()
+    try:
+        return p.region(r, entry_args=entry_args)
+    finally:
+        blk.ops.append(term)
 
 
 # -- scf.for ---------------------------------------------------------------------------
@@ -171,15 +187,13 @@ def _region(p: Any, r: Region, entry_args: bool = False, terminators: bool = Tru
 def build_for(ctx: Any, tree: Tree) -> Op:
     iv_node, lb, ub, step = kids(tree, "value_use")
     it = kid(tree, "scf_iter_args")
-    names, inits = _assigns(ctx, it)
     types = _types(ctx, kid(it, "scf_types")) if it is not None else []
-    if len(types) != len(inits):
-        ctx.error(tree, f"scf.for has {len(inits)} iter_args but {len(types)} result types")
+    names, inits = _assigns(ctx, it, types)
     ivt = kid(tree, "scf_iv_type")
     iv_type = _types(ctx, ivt)[0] if ivt is not None else IndexType()
     entry = [(ssa_def_name(iv_node), iv_type, ctx.loc(iv_node))]
     entry += [(n, t, loc) for (n, loc), t in zip(names, types, strict=True)]
-    operands = [ctx.use(lb), ctx.use(ub), ctx.use(step), *inits]
+    operands = [typed_use(ctx, n, iv_type) for n in (lb, ub, step)] + inits
     region = ctx.region(kid(tree, "region"), entry_args=entry)
     ensure_terminator(region, "scf.yield", ctx.loc(tree))
     attrs = {}
@@ -211,7 +225,7 @@ def print_for(p: Any, op: Op) -> str:
 
 @builds("scf_if")
 def build_if(ctx: Any, tree: Tree) -> Op:
-    cond = ctx.use(kid(tree, "value_use"))
+    cond = typed_use(ctx, kid(tree, "value_use"), IntegerType(1))
     res = kid(tree, "scf_if_results")
     types = _types(ctx, res)
     then_r = ctx.region(kid(tree, "region"))
@@ -242,13 +256,11 @@ def print_if(p: Any, op: Op) -> str:
 
 @builds("scf_while")
 def build_while(ctx: Any, tree: Tree) -> Op:
-    names, inits = _assigns(ctx, kid(tree, "scf_while_inits"))
     ty_node = kid(tree, "type")
     fn = ctx.type(ty_node)
     if not isinstance(fn, FunctionType):
         ctx.error(ty_node, "scf.while expects a function type `(inits) -> (results)`")
-    if len(fn.inputs) != len(inits):
-        ctx.error(ty_node, f"scf.while has {len(inits)} inits but {len(fn.inputs)} input types")
+    names, inits = _assigns(ctx, kid(tree, "scf_while_inits"), list(fn.inputs))
     before_n, after_n = kids(tree, "region")
     entry = [(n, t, loc) for (n, loc), t in zip(names, fn.inputs, strict=True)]
     before = ctx.region(before_n, entry_args=entry)
@@ -274,16 +286,12 @@ def _operands_typed(ctx: Any, tree: Tree) -> list[Value]:
     node = kid(tree, "scf_operands_typed")
     if node is None:
         return []
-    vals = ctx.uses(kid(node, "value_use_list"))
-    types = _types(ctx, kid(node, "type_list"))
-    if len(types) != len(vals):
-        ctx.error(node, f"{len(vals)} operands but {len(types)} types")
-    return vals
+    return typed_uses(ctx, kid(node, "value_use_list"), _types(ctx, kid(node, "type_list")))
 
 
 @builds("scf_condition")
 def build_condition(ctx: Any, tree: Tree) -> Op:
-    cond = ctx.use(kid(tree, "value_use"))
+    cond = typed_use(ctx, kid(tree, "value_use"), IntegerType(1))
     return Op("scf.condition", [cond, *_operands_typed(ctx, tree)], [], _attrs(ctx, tree),
               loc=ctx.loc(tree))
 
@@ -324,10 +332,8 @@ def build_forall(ctx: Any, tree: Tree) -> Op:
     if not (len(lbs) == len(ubs) == len(steps) == len(iv_nodes)):
         ctx.error(tree, "scf.forall: bounds and induction variables differ in number")
     so = kid(tree, "scf_shared_outs")
-    names, outs = _assigns(ctx, so)
     types = _types(ctx, kid(so, "scf_types")) if so is not None else []
-    if len(types) != len(outs):
-        ctx.error(tree, f"scf.forall has {len(outs)} shared_outs but {len(types)} result types")
+    names, outs = _assigns(ctx, so, types)
     s_lb, d_lb = split_mixed(lbs)
     s_ub, d_ub = split_mixed(ubs)
     s_st, d_st = split_mixed(steps)
@@ -379,7 +385,9 @@ _SLICE_ELIDE = ("operandSegmentSizes", "static_offsets", "static_sizes", "static
 
 @builds("scf_parallel_insert_slice")
 def build_parallel_insert_slice(ctx: Any, tree: Tree) -> Op:
-    src, dst = (ctx.use(n) for n in kids(tree, "value_use"))
+    src, dst = (typed_use(ctx, n, t)
+                for n, t in zip(kids(tree, "value_use"),
+                                [ctx.type(x) for x in kids(tree, "type")], strict=True))
     offs, sizes, strides = (mixed(ctx, n, "scf_mixed_elts", "scf_mixed_elt")
                             for n in kids(tree, "scf_mixed_sq"))
     s_o, d_o = split_mixed(offs)
@@ -422,8 +430,9 @@ def print_execute_region(p: Any, op: Op) -> str:
 
 @builds("scf_index_switch")
 def build_index_switch(ctx: Any, tree: Tree) -> Op:
-    arg = ctx.use(kid(tree, "value_use"))
-    types = _types(ctx, kid(tree, "scf_if_results"))
+    arg = typed_use(ctx, kid(tree, "value_use"), IndexType())
+    res = kid(tree, "scf_switch_results")
+    types = list(ctx.types(kid(res, "type_list"))) if res is not None else []
     cases, case_regions = [], []
     for c in kids(tree, "scf_case"):
         cases.append(ctx.int(kid(c, "integer")))
@@ -440,7 +449,8 @@ def build_index_switch(ctx: Any, tree: Tree) -> Op:
 @prints("scf.index_switch")
 def print_index_switch(p: Any, op: Op) -> str:
     s = "scf.index_switch " + p.value(op.operands[0])
-    s += types_arrow(p, [r.type for r in op.results])
+    if op.results:
+        s += " -> " + ", ".join(p.type(r.type) for r in op.results)
     for v, r in zip(static_values(op.attrs["cases"]), op.regions[1:], strict=True):
         s += f" case {v} " + _region(p, r)
     s += " default " + _region(p, op.regions[0])
