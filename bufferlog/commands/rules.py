@@ -1,0 +1,55 @@
+"""``bufferlog rules check|list [--rules DIR] [PROGRAM.dl]``: static checks of the rules
+before any run, and the relations with their ``/** doc */`` comments."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bufferlog.engine import Program, check
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("rules", help="check or list Datalog rules (shipped + --rules DIR)")
+    rs = p.add_subparsers(dest="rules_command", metavar="ACTION")
+    rs.required = True
+    for name, fn, hlp in (("check", _check, "report errors with file:line:col"),
+                          ("list", _list, "list relations with their doc comments")):
+        q = rs.add_parser(name, help=hlp)
+        q.add_argument("program", nargs="?", metavar="PROGRAM.dl",
+                       help="main rules file (default: the shipped rules)")
+        q.add_argument("--rules", metavar="DIR",
+                       help="rule files that add to or override the shipped ones")
+        q.set_defaults(func=fn)
+
+
+def _load(args: argparse.Namespace) -> Program:
+    if args.program:
+        return Program.load(args.program, args.rules)
+    return Program.shipped(args.rules)
+
+
+def _check(args: argparse.Namespace) -> int:
+    prog = _load(args)
+    diags = check(prog)
+    for d in diags:
+        print(d, file=sys.stderr)
+    errors = sum(d.severity == "error" for d in diags)
+    if errors:
+        print(f"{errors} error(s)", file=sys.stderr)
+        return 1
+    print(f"ok: {len(prog.files)} file(s), {len(prog.decls)} relation(s), "
+          f"{sum(not r.is_fact for r in prog.rules)} rule(s)")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    prog = _load(args)
+    inputs, outputs = set(prog.inputs), set(prog.outputs)
+    for d in sorted(prog.decls.values(), key=lambda d: d.name):
+        kind = "input" if d.name in inputs else "output" if d.name in outputs else "derived"
+        sig = ", ".join(f"{a}: {t}" for a, t in d.attrs)
+        print(f"{d.name}({sig})  [{kind}]  {d.loc}")
+        for line in d.doc.splitlines():
+            print(f"    {line}")
+    return 0
