@@ -230,7 +230,7 @@ class Tok:
 
 def _doc_text(raw: str) -> str:
     body = raw[3:-2]
-    lines = [re.sub(r"^\s*\*?\s?", "", ln).rstrip() for ln in body.splitlines()]
+    lines = [re.sub(r"^\s*\*?\s*", "", ln).rstrip() for ln in body.splitlines()]
     return "\n".join(lines).strip()
 
 

@@ -60,8 +60,8 @@ def test_souffle_and_embedded_agree_on_all_relations():
     for name in PROGRAMS:
         case = ROOT / name
         a = run(case / "prog.dl", case / "facts", engine="embedded", relations="all")
-        b = run(case / "prog.dl", case / "facts", engine="souffle", relations="all")
-        for rel, rows in a.relations.items():
-            if any("\t" in v for row in rows for v in row if isinstance(v, str)):
-                continue  # Soufflé's CSV output cannot carry a tab
-            assert rows == b.relations[rel], (name, rel)
+        # Soufflé's CSV output cannot carry a tab: compare the other relations
+        rels = [r for r, rows in a.relations.items()
+                if not any("\t" in v for row in rows for v in row if isinstance(v, str))]
+        b = run(case / "prog.dl", case / "facts", engine="souffle", relations=rels)
+        assert {r: a.relations[r] for r in rels} == b.relations, name

@@ -1,0 +1,828 @@
+"""``bufferlog batch``: run the analysis over a corpus of ``.mlir`` files.
+
+Pieces (each usable on its own):
+
+* :func:`discover` — files, directories (recursive ``*.mlir``) and glob patterns to a
+  de-duplicated, ordered list of files.
+* :func:`analyze_file` — THE per-file work: ``analyze_file(path, options) -> row``. It
+  calls the product APIs (parser, fact exporter, and the analysis / backends as they
+  become available) and never raises: a bad file becomes a row with ``status`` and
+  ``error`` / ``error_loc``.
+* :data:`COLUMNS` — the row schema, one :class:`Column` per key with its meaning. A
+  figure the current build cannot compute is ``None`` (null in JSON, empty in CSV);
+  figures are never estimated.
+* :class:`ResultCache` — rows keyed by file hash + rules hash + options + version.
+* Executors — :class:`LocalExecutor` (a pool of worker processes; a file over its
+  ``timeout`` kills only its own worker, which is replaced) and :class:`DaskExecutor`
+  (``distributed.Client``; the file's bytes travel with the task).
+* :func:`run_batch` — discovery results + options -> :class:`BatchResult`, with progress
+  and a partial result on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import glob
+import hashlib
+import json
+import math
+import multiprocessing as mp
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait as mp_wait
+from pathlib import Path
+from typing import Any
+
+from bufferlog import __version__
+from bufferlog.errors import UserError
+
+# ---------------------------------------------------------------------------------
+# Row schema
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str  # "str" | "int" | "float" | "bool" | "dict"
+    doc: str
+
+
+STATUSES = {
+    "ok": "analysed",
+    "empty": "no operations (empty or whitespace/comment-only file); figures are 0 or null",
+    "error": "the input was rejected (syntax, unknown op, not UTF-8, ...): see error/error_loc",
+    "internal_error": "bufferlog itself failed on this file (a bug): see error",
+    "timeout": "the file exceeded --timeout; its worker was killed",
+    "crash": "the worker process died (signal or exit) while on this file",
+}
+
+COLUMNS: list[Column] = [
+    Column("file", "str", "path of the input file as discovered"),
+    Column("status", "str", "one of: " + ", ".join(STATUSES)),
+    Column("error", "str", "error message (status != ok)"),
+    Column("error_loc", "str", "file:line:col of the error, when known"),
+    Column("ops", "int", "operations in the file, not counting the top-level builtin.module"),
+    Column("tensor_operands", "int", "operand uses whose value has a tensor type"),
+    Column("written_operands", "int", "tensor operands the op writes (rules/ops.dl `writes`)"),
+    Column("inplace_operands", "int", "tensor operands the analysis bufferizes in place"),
+    Column("inplace_pct", "float", "100 * in-place / decided tensor operands"),
+    Column("copies", "int", "buffer copies in the bufferized output (memref.copy, linalg.copy)"),
+    Column("bytes_copied", "int", "static bytes of those copies (null if any has a dynamic shape)"),
+    Column("allocs", "int", "memref.alloc / memref.realloc ops in the bufferized output"),
+    Column("deallocs", "int", "memref.dealloc + bufferization.dealloc ops in the output"),
+    Column("dealloc_checks", "int", "runtime dealloc checks: conditional deallocs (scf.if-guarded or bufferization.dealloc with a non-constant condition) + dealloc_helper calls"),
+    Column("conflicts", "int", "conflicts the analysis found (total)"),
+    Column("conflicts_by_kind", "dict", "conflicts per kind, e.g. {\"raw\": 2, \"not_writable\": 1}"),
+    Column("analysis_s", "float", "wall seconds spent in analyze_file for this file"),
+    Column("engine", "str", "Datalog engine that ran (souffle / embedded); null if none ran"),
+    Column("cached", "bool", "the row came from the result cache"),
+]
+
+COMPARE_COLUMNS: list[Column] = [
+    Column("mlir_opt_status", "str", "ok / error / timeout / missing for the mlir-opt runs"),
+    Column("mlir_opt_error", "str", "first line of mlir-opt's error output"),
+    Column("mlir_opt_inplace_pct", "float", "in-place % from mlir-opt's __inplace_operands_attr__"),
+    Column("mlir_opt_conflicts", "int", "conflict definitions (C_n[DEF]) mlir-opt printed"),
+    Column("mlir_opt_copies", "int", "copies in mlir-opt's bufferize+dealloc pipeline output"),
+    Column("mlir_opt_bytes_copied", "int", "static bytes of those copies"),
+    Column("mlir_opt_allocs", "int", "allocs in mlir-opt's output"),
+    Column("mlir_opt_deallocs", "int", "deallocs in mlir-opt's output"),
+    Column("mlir_opt_dealloc_checks", "int", "runtime dealloc checks in mlir-opt's output"),
+    Column("mlir_opt_s", "float", "wall seconds of the mlir-opt runs"),
+]
+
+COLUMN_NAMES = [c.name for c in COLUMNS]
+
+
+def empty_row(path: str, compare: bool = False) -> dict[str, Any]:
+    row: dict[str, Any] = {c.name: None for c in COLUMNS}
+    if compare:
+        row.update({c.name: None for c in COMPARE_COLUMNS})
+    row["file"] = path
+    row["cached"] = False
+    return row
+
+
+def columns_for(rows: Iterable[dict]) -> list[Column]:
+    rows = list(rows)
+    if any("mlir_opt_status" in r for r in rows):
+        return COLUMNS + COMPARE_COLUMNS
+    return list(COLUMNS)
+
+
+# ---------------------------------------------------------------------------------
+# Options
+# ---------------------------------------------------------------------------------
+
+
+@dataclass
+class BatchOptions:
+    """What changes a row's figures (all part of the cache key, except ``timeout``)."""
+
+    engine: str = "auto"
+    rules_dir: str | None = None
+    strategy: str = "oneshot"
+    compare: str | None = None  # "mlir-opt"
+    mlir_opt: str = "mlir-opt-22"
+    timeout: float | None = None
+    explain: bool = True
+    # Test-only fault injection: {"pattern": glob on the file name, "seconds": s}.
+    debug_sleep: dict | None = None
+
+    def key_dict(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        d.pop("timeout")
+        d.pop("debug_sleep")
+        d["rules_dir"] = str(Path(self.rules_dir).resolve()) if self.rules_dir else None
+        return d
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BatchOptions:
+        return cls(**d)
+
+
+# ---------------------------------------------------------------------------------
+# Discovery
+# ---------------------------------------------------------------------------------
+
+_GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+def discover(paths: Iterable[str]) -> list[str]:
+    """Expand files, directories (recursively, ``*.mlir``) and glob patterns (``**``
+    recursive). Order: as given, directory contents sorted; duplicates dropped."""
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def add(p: Path) -> None:
+        key = str(p.resolve())
+        if key not in seen:
+            seen.add(key)
+            out.append(str(p))
+
+    def add_dir(d: Path) -> None:
+        for f in sorted(d.rglob("*.mlir")):
+            if f.is_file():
+                add(f)
+
+    for arg in paths:
+        p = Path(arg)
+        if p.is_dir():
+            add_dir(p)
+        elif p.is_file():
+            add(p)
+        elif _GLOB_CHARS.search(arg):
+            hits = sorted(glob.glob(arg, recursive=True))
+            if not hits:
+                raise UserError(f"no files match: {arg}")
+            for h in hits:
+                hp = Path(h)
+                if hp.is_dir():
+                    add_dir(hp)
+                elif hp.is_file():
+                    add(hp)
+        else:
+            raise UserError(f"no such file or directory: {arg}")
+    return out
+
+
+# ---------------------------------------------------------------------------------
+# Cache
+# ---------------------------------------------------------------------------------
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "bufferlog"
+
+
+def shipped_rules_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "rules"
+
+
+def rules_hash(rules_dir: str | None = None) -> str:
+    """Hash of every shipped ``rules/*.dl`` plus the ``--rules`` overlay's ``*.dl``."""
+    h = hashlib.sha256()
+    for label, d in (("shipped", shipped_rules_dir()), ("overlay", rules_dir)):
+        if not d or not Path(d).is_dir():
+            continue
+        for f in sorted(Path(d).rglob("*.dl")):
+            h.update(f"{label}/{f.relative_to(d)}\0".encode())
+            h.update(f.read_bytes())
+            h.update(b"\0")
+    return h.hexdigest()
+
+
+def cache_key(data: bytes, rules_h: str, options: BatchOptions) -> str:
+    h = hashlib.sha256()
+    h.update(hashlib.sha256(data).digest())
+    h.update(rules_h.encode())
+    h.update(json.dumps(options.key_dict(), sort_keys=True).encode())
+    h.update(__version__.encode())
+    return h.hexdigest()
+
+
+class ResultCache:
+    """One JSON file per row under ``<dir>/results/<k[:2]>/<k>.json`` (atomic writes)."""
+
+    CACHEABLE = {"ok", "empty", "error"}  # deterministic outcomes only
+
+    def __init__(self, directory: str | Path):
+        self.dir = Path(directory) / "results"
+
+    def _path(self, key: str) -> Path:
+        return self.dir / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict | None:
+        try:
+            return json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def put(self, key: str, row: dict) -> None:
+        if row.get("status") not in self.CACHEABLE:
+            return
+        p = self._path(key)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            tmp = p.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(row), encoding="utf-8")
+            os.replace(tmp, p)
+        except OSError:
+            pass  # a cache that cannot be written is just a slower batch
+
+
+# ---------------------------------------------------------------------------------
+# The per-file work
+# ---------------------------------------------------------------------------------
+
+
+def _byte_loc(path: str, data: bytes, offset: int) -> str:
+    line = data.count(b"\n", 0, offset) + 1
+    col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return f"{path}:{line}:{col}"
+
+
+_COMMENT_ONLY = re.compile(r"\A(\s|//[^\n]*)*\Z")
+
+
+def analyze_file(path: str, options: BatchOptions | dict | None = None,
+                 data: bytes | None = None) -> dict[str, Any]:
+    """Analyse one file and return its row (see :data:`COLUMNS`). Never raises for a
+    bad input: the row's ``status`` says what happened. ``data`` (the file's bytes) may
+    be given when the file is not readable where this runs (Dask workers)."""
+    if isinstance(options, dict):
+        options = BatchOptions.from_dict(options)
+    options = options or BatchOptions()
+    t0 = time.perf_counter()
+    row = empty_row(path, compare=options.compare == "mlir-opt")
+    text = None
+    try:
+        if data is None:
+            data = Path(path).read_bytes()
+        if options.debug_sleep and fnmatch.fnmatch(Path(path).name, options.debug_sleep["pattern"]):
+            time.sleep(float(options.debug_sleep["seconds"]))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise UserError(f"not UTF-8 text ({e.reason} at byte {e.start})",
+                            _byte_loc(path, data, e.start)) from None
+        if _COMMENT_ONLY.match(text):
+            row.update(status="empty", ops=0, tensor_operands=0)
+        else:
+            _analyze_text(path, text, options, row)
+            row["status"] = "ok"
+    except UserError as e:
+        row.update(status="error", error=e.message, error_loc=str(e.loc) if e.loc else None)
+    except RecursionError:
+        row.update(status="error", error="input nested too deeply for the parser")
+    except OSError as e:
+        row.update(status="error", error=f"cannot read: {e.strerror or e}")
+    except Exception as e:  # a bug in bufferlog: report it, keep going
+        row.update(status="internal_error", error=f"{type(e).__name__}: {e}")
+    row["analysis_s"] = round(time.perf_counter() - t0, 6)
+    if options.compare == "mlir-opt" and text is not None:
+        row.update(mlir_opt_figures(text, options.mlir_opt))
+    return row
+
+
+def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> None:
+    """Fill ``row`` from the product APIs available in this build."""
+    from bufferlog.frontend import types as T
+    from bufferlog.frontend.parser import parse
+
+    module = parse(text, path)
+    top = module.module_op
+    ops = [op for op in module.walk() if op is not top]
+    row["ops"] = len(ops)
+    row["tensor_operands"] = sum(1 for op in ops for v in op.operands if T.is_tensor(v.type))
+    _fill_analysis(module, text, options, row)
+
+
+def _fill_analysis(module: Any, text: str, options: BatchOptions, row: dict) -> None:
+    """In-place decisions, conflicts, copies, deallocation figures: filled from the
+    analysis and backend APIs once they exist in this build; left null otherwise."""
+    return None
+
+
+# ---------------------------------------------------------------------------------
+# Counting figures in memref IR (mlir-opt's output, generic or custom form)
+# ---------------------------------------------------------------------------------
+
+_OP_LINE = re.compile(
+    r'^(?P<indent>\s*)(?:%[^=]*=\s*)?"?(?P<name>[A-Za-z_][\w$]*\.[\w$.]+)"?[\s(<{@%:]')
+_ELEM_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i1": 8, "i8": 8, "i16": 16,
+              "i32": 32, "i64": 64, "index": 64}
+_MEMREF = re.compile(r"memref<([^>]*)>")
+
+
+def _memref_bytes(spec: str) -> int | None:
+    parts = spec.split(",")[0].strip().split("x")
+    elem = parts[-1]
+    bits = _ELEM_BITS.get(elem)
+    if bits is None or any(not d.isdigit() for d in parts[:-1]):
+        return None
+    return bits // 8 * math.prod(int(d) for d in parts[:-1])
+
+
+def count_memref_figures(ir: str) -> dict[str, int | None]:
+    """Copies, bytes copied, allocs, deallocs and runtime dealloc checks in memref IR
+    text, as printed by mlir-opt (one op per line; nesting read from indentation)."""
+    copies = allocs = deallocs = checks = 0
+    nbytes: int | None = 0
+    stack: list[tuple[int, str]] = []
+    for line in ir.splitlines():
+        m = _OP_LINE.match(line)
+        if not m:
+            continue
+        ind, name = len(m["indent"]), m["name"]
+        while stack and stack[-1][0] >= ind:
+            stack.pop()
+        if name in ("memref.copy", "linalg.copy"):
+            copies += 1
+            mm = _MEMREF.search(line[m.end():])
+            b = _memref_bytes(mm.group(1)) if mm else None
+            nbytes = None if b is None or nbytes is None else nbytes + b
+        elif name in ("memref.alloc", "memref.realloc"):
+            allocs += 1
+        elif name in ("memref.dealloc", "bufferization.dealloc"):
+            deallocs += 1
+            if name == "bufferization.dealloc" or any(n == "scf.if" for _, n in stack):
+                checks += 1
+        elif name == "func.call" and "dealloc_helper" in line:
+            checks += 1
+        stack.append((ind, name))
+    return {"copies": copies, "bytes_copied": nbytes, "allocs": allocs,
+            "deallocs": deallocs, "dealloc_checks": checks}
+
+
+def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
+                     timeout: float = 120.0) -> dict[str, Any]:
+    """The comparison columns from mlir-opt: its analysis annotations (in-place %,
+    conflicts) and its bufferize + buffer-deallocation-pipeline output (copies, allocs,
+    deallocs, checks). ``mlir_opt_status`` is "missing" when the tool is not installed."""
+    out: dict[str, Any] = {c.name: None for c in COMPARE_COLUMNS}
+    exe = shutil.which(mlir_opt)
+    if exe is None:
+        out["mlir_opt_status"] = "missing"
+        return out
+    t0 = time.perf_counter()
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([exe, *args], input=text, capture_output=True, text=True,
+                              timeout=timeout)
+
+    try:
+        a = run("--one-shot-bufferize=bufferize-function-boundaries test-analysis-only "
+                "print-conflicts")
+        if a.returncode != 0:
+            raise _ToolError(a.stderr)
+        decided = [d for attr in re.findall(r"__inplace_operands_attr__ = \[([^\]]*)\]", a.stdout)
+                   for d in re.findall(r'"(true|false)"', attr)]
+        if decided:
+            out["mlir_opt_inplace_pct"] = round(100.0 * decided.count("true") / len(decided), 2)
+        out["mlir_opt_conflicts"] = len(set(re.findall(r"C_(\d+)\[DEF", a.stdout)))
+        ref = "function-boundary-type-conversion=identity-layout-map"
+        b = run(f"--one-shot-bufferize=bufferize-function-boundaries {ref}",
+                "--buffer-deallocation-pipeline")
+        if b.returncode != 0:
+            b = run(f"--one-shot-bufferize=bufferize-function-boundaries {ref} "
+                    "allow-return-allocs-from-loops", "--buffer-deallocation-pipeline")
+        if b.returncode != 0:
+            raise _ToolError(b.stderr)
+        out.update({f"mlir_opt_{k}": v for k, v in count_memref_figures(b.stdout).items()})
+        out["mlir_opt_status"] = "ok"
+    except _ToolError as e:
+        msg = next((ln for ln in str(e).splitlines() if "error" in ln), str(e).strip()[:300])
+        out.update(mlir_opt_status="error", mlir_opt_error=msg[:500])
+    except subprocess.TimeoutExpired:
+        out["mlir_opt_status"] = "timeout"
+    out["mlir_opt_s"] = round(time.perf_counter() - t0, 6)
+    return out
+
+
+class _ToolError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------
+# Executors
+# ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Task:
+    index: int
+    path: str
+    data: bytes | None = None
+
+
+def _failure_row(path: str, options: BatchOptions, status: str, message: str) -> dict:
+    row = empty_row(path, compare=options.compare == "mlir-opt")
+    row.update(status=status, error=message)
+    return row
+
+
+def _worker_main(conn: Any) -> None:
+    """A local worker: rows for (index, path, options) requests until it gets None."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    while True:
+        try:
+            msg = conn.recv()
+        except EOFError:
+            return
+        if msg is None:
+            return
+        index, path, opts, data = msg
+        conn.send((index, analyze_file(path, opts, data)))
+
+
+def _mp_context() -> Any:
+    methods = mp.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["bufferlog.engine.batch_worker"])
+        return ctx
+    return mp.get_context("spawn")
+
+
+class _Worker:
+    def __init__(self, ctx: Any):
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        self.proc.start()
+        child.close()
+        self.task: Task | None = None
+        self.started = 0.0
+
+    def submit(self, task: Task, options: BatchOptions) -> None:
+        self.task, self.started = task, time.monotonic()
+        self.conn.send((task.index, task.path, options.to_dict(), task.data))
+
+    def kill(self) -> None:
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(5)
+        self.conn.close()
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except OSError:
+            pass
+        self.proc.join(2)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(2)
+        self.conn.close()
+
+
+class LocalExecutor:
+    """``jobs`` worker processes; a file over ``options.timeout`` kills its worker only."""
+
+    name = "local"
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = max(1, jobs)
+
+    def run(self, tasks: list[Task], options: BatchOptions) -> Iterator[tuple[Task, dict]]:
+        if not tasks:
+            return
+        ctx = _mp_context()
+        pending = deque(tasks)
+        workers: list[_Worker] = []
+        try:
+            for _ in range(min(self.jobs, len(tasks))):
+                workers.append(_Worker(ctx))
+            while pending or any(w.task for w in workers):
+                for w in workers:
+                    if w.task is None and pending:
+                        w.submit(pending.popleft(), options)
+                busy = [w for w in workers if w.task is not None]
+                wait_s = 0.5
+                if options.timeout:
+                    now = time.monotonic()
+                    wait_s = max(0.0, min([w.started + options.timeout - now for w in busy]
+                                          + [wait_s]))
+                ready = mp_wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], wait_s)
+                for i, w in enumerate(workers):
+                    if w.task is None:
+                        continue
+                    task = w.task
+                    eof = False
+                    if w.conn in ready:
+                        try:
+                            _, row = w.conn.recv()
+                        except (EOFError, OSError):
+                            eof = True
+                        else:
+                            w.task = None
+                            yield task, row
+                            continue
+                    if eof or w.proc.sentinel in ready or not w.proc.is_alive():
+                        if not eof and w.conn.poll():  # the result came with the exit
+                            continue
+                        code = w.proc.exitcode
+                        w.kill()
+                        workers[i] = _Worker(ctx)
+                        how = f"signal {-code}" if code and code < 0 else f"exit code {code}"
+                        yield task, _failure_row(task.path, options, "crash",
+                                                 f"worker died ({how}) while analysing this file")
+                        continue
+                    if options.timeout and time.monotonic() - w.started > options.timeout:
+                        w.kill()
+                        workers[i] = _Worker(ctx) if pending else _Idle()
+                        yield task, _failure_row(task.path, options, "timeout",
+                                                 f"timed out after {options.timeout:g} s")
+                workers = [w for w in workers if not isinstance(w, _Idle)]
+        finally:
+            for w in workers:
+                if w.task is not None:
+                    w.kill()
+                else:
+                    w.stop()
+
+
+class _Idle:
+    task = None
+
+    def stop(self) -> None:
+        pass
+
+    def kill(self) -> None:
+        pass
+
+
+def run_isolated(path: str, options: BatchOptions | dict, data: bytes | None = None) -> dict:
+    """analyze_file in a child process, killed after ``options.timeout`` (Dask tasks)."""
+    if isinstance(options, dict):
+        options = BatchOptions.from_dict(options)
+    if not options.timeout:
+        return analyze_file(path, options, data)
+    ex = LocalExecutor(1)
+    for _, row in ex.run([Task(0, path, data)], options):
+        return row
+    raise AssertionError("unreachable")
+
+
+class DaskExecutor:
+    """Runs :func:`run_isolated` on a Dask distributed cluster. ``scheduler`` is an
+    address (``tcp://host:8786``), a ``distributed.Client``, or None for a LocalCluster
+    of ``jobs`` workers. The file's bytes are sent with each task."""
+
+    name = "dask"
+
+    def __init__(self, scheduler: Any = None, jobs: int = 1):
+        self.scheduler = scheduler
+        self.jobs = max(1, jobs)
+
+    def run(self, tasks: list[Task], options: BatchOptions) -> Iterator[tuple[Task, dict]]:
+        if not tasks:
+            return
+        try:
+            from distributed import Client, LocalCluster, as_completed
+        except ImportError:
+            raise UserError("--executor dask needs the [dask] extra: "
+                            "pip install 'bufferlog[dask]'") from None
+        own_client = cluster = None
+        if self.scheduler is None:
+            cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1,
+                                   dashboard_address=None)
+            client = own_client = Client(cluster)
+        elif isinstance(self.scheduler, str):
+            try:
+                client = own_client = Client(self.scheduler, timeout=30)
+            except OSError as e:
+                raise UserError(f"cannot reach Dask scheduler {self.scheduler}: {e}") from None
+        else:
+            client = self.scheduler
+        opts = options.to_dict()
+        try:
+            futs = {}
+            for t in tasks:
+                data = t.data if t.data is not None else Path(t.path).read_bytes()
+                f = client.submit(run_isolated, t.path, opts, data, pure=False,
+                                  key=f"bufferlog-{t.index}-{os.getpid()}-{time.time_ns()}")
+                futs[f] = t
+            try:
+                for f in as_completed(list(futs)):
+                    t = futs[f]
+                    try:
+                        row = f.result()
+                    except Exception as e:
+                        row = _failure_row(t.path, options, "crash",
+                                           f"dask task failed: {type(e).__name__}: {e}")
+                    yield t, row
+            finally:
+                for f in futs:
+                    f.cancel()
+        finally:
+            if own_client is not None:
+                own_client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+# ---------------------------------------------------------------------------------
+# Progress
+# ---------------------------------------------------------------------------------
+
+
+class Progress:
+    """A rich progress bar on a terminal; plain lines otherwise; nothing when quiet."""
+
+    def __init__(self, total: int, stream: Any = None, quiet: bool = False,
+                 force_plain: bool = False):
+        self.total, self.done, self.quiet = total, 0, quiet
+        self.stream = stream or sys.stderr
+        self.t0 = time.monotonic()
+        self.last_line = 0.0
+        self.counts: Counter[str] = Counter()
+        self._rich = None
+        if not quiet and not force_plain and getattr(self.stream, "isatty", lambda: False)():
+            try:
+                from rich.console import Console
+                from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RP,
+                                           SpinnerColumn, TextColumn, TimeElapsedColumn,
+                                           TimeRemainingColumn)
+            except ImportError:
+                pass
+            else:
+                self._rich = RP(SpinnerColumn(), TextColumn("[bold]batch"), BarColumn(),
+                                MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                                TextColumn("{task.fields[status]}"),
+                                console=Console(file=self.stream), transient=False)
+                self._rich.start()
+                self._task = self._rich.add_task("batch", total=total, rate="", status="")
+
+    def rate(self) -> float:
+        dt = time.monotonic() - self.t0
+        return self.done / dt if dt > 0 else 0.0
+
+    def advance(self, row: dict) -> None:
+        self.done += 1
+        self.counts[row["status"] + (" (cached)" if row.get("cached") else "")] += 1
+        if self.quiet:
+            return
+        r = self.rate()
+        if self._rich is not None:
+            summary = " ".join(f"{k}:{v}" for k, v in sorted(self.counts.items()))
+            self._rich.update(self._task, advance=1, rate=f"{r:.1f} files/s", status=summary)
+            return
+        now = time.monotonic()
+        if row["status"] not in ("ok", "empty") or now - self.last_line >= 1.0 \
+                or self.done == self.total:
+            self.last_line = now
+            eta = (self.total - self.done) / r if r > 0 else float("nan")
+            msg = f" ({row['error']})" if row.get("error") else ""
+            print(f"[{self.done}/{self.total}] {r:.1f} files/s ETA {eta:.0f}s "
+                  f"{row['status']}: {row['file']}{msg}", file=self.stream, flush=True)
+
+    def close(self) -> None:
+        if self._rich is not None:
+            self._rich.stop()
+
+
+# ---------------------------------------------------------------------------------
+# The batch
+# ---------------------------------------------------------------------------------
+
+
+@dataclass
+class BatchResult:
+    rows: list[dict]
+    options: BatchOptions
+    total_files: int
+    interrupted: bool = False
+    elapsed_s: float = 0.0
+    cache_hits: int = 0
+    executor: str = "local"
+    jobs: int = 1
+    explains: dict[str, str] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        return summarize(self)
+
+
+def summarize(res: BatchResult) -> dict[str, Any]:
+    rows = res.rows
+    status = Counter(r["status"] for r in rows)
+    tot: dict[str, Any] = {}
+    for c in columns_for(rows):
+        if c.type in ("int", "float") and c.name not in ("inplace_pct", "mlir_opt_inplace_pct"):
+            vals = [r.get(c.name) for r in rows if r.get(c.name) is not None]
+            tot[c.name] = (round(sum(vals), 6) if c.type == "float" else sum(vals)) if vals else None
+    kinds: Counter[str] = Counter()
+    for r in rows:
+        kinds.update(r.get("conflicts_by_kind") or {})
+    tot["conflicts_by_kind"] = dict(kinds) if any(r.get("conflicts_by_kind") is not None
+                                                  for r in rows) else None
+    dec = [r for r in rows if r.get("inplace_pct") is not None and r.get("inplace_operands") is not None]
+    if dec:
+        n_in = sum(r["inplace_operands"] for r in dec)
+        n_dec = sum(r["inplace_operands"] * 100.0 / r["inplace_pct"] if r["inplace_pct"] else 0
+                    for r in dec)
+        tot["inplace_pct"] = round(100.0 * n_in / n_dec, 2) if n_dec else None
+    return {
+        "files": res.total_files,
+        "done": len(rows),
+        "interrupted": res.interrupted,
+        "status": dict(status),
+        "cache_hits": res.cache_hits,
+        "elapsed_s": round(res.elapsed_s, 3),
+        "files_per_s": round(len(rows) / res.elapsed_s, 3) if res.elapsed_s > 0 else None,
+        "executor": res.executor,
+        "jobs": res.jobs,
+        "bufferlog_version": __version__,
+        "options": res.options.key_dict() | {"timeout": res.options.timeout},
+        "totals": tot,
+    }
+
+
+def run_batch(files: list[str], options: BatchOptions, executor: Any = None,
+              cache: ResultCache | None = None, progress: Progress | None = None,
+              on_row: Callable[[dict], None] | None = None) -> BatchResult:
+    """Analyse ``files``; rows come back in the order of ``files``. Ctrl-C stops the
+    workers and returns what was done with ``interrupted=True``."""
+    executor = executor or LocalExecutor(1)
+    t0 = time.monotonic()
+    res = BatchResult([], options, len(files), executor=executor.name,
+                      jobs=getattr(executor, "jobs", 1))
+    results: dict[int, dict] = {}
+    rules_h = rules_hash(options.rules_dir) if cache is not None else ""
+    keys: dict[int, str] = {}
+    todo: list[Task] = []
+
+    def finish(i: int, row: dict) -> None:
+        explain = row.pop("_explain", None)
+        if explain is not None:
+            res.explains[row["file"]] = explain
+        results[i] = row
+        if progress:
+            progress.advance(row)
+        if on_row:
+            on_row(row)
+
+    try:
+        for i, f in enumerate(files):
+            if cache is None:
+                todo.append(Task(i, f))
+                continue
+            try:
+                data = Path(f).read_bytes()
+            except OSError:
+                todo.append(Task(i, f))
+                continue
+            keys[i] = k = cache_key(data, rules_h, options)
+            hit = cache.get(k)
+            if hit is not None:
+                hit.update(file=f, cached=True)
+                res.cache_hits += 1
+                finish(i, hit)
+            else:
+                todo.append(Task(i, f, data))
+        for task, row in executor.run(todo, options):
+            if cache is not None and task.index in keys:
+                cache.put(keys[task.index], row)
+            finish(task.index, row)
+    except KeyboardInterrupt:
+        res.interrupted = True
+    finally:
+        if progress:
+            progress.close()
+    res.rows = [results[i] for i in sorted(results)]
+    res.elapsed_s = time.monotonic() - t0
+    return res
