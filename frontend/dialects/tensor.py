@@ -254,14 +254,9 @@ def _build_insert_slice(ctx: Any, tree: Any) -> Op:
 
 
 def _reassoc(ctx: Any, node: Any) -> ArrayAttr:
-    a = ctx.attr(node)
-    ok = isinstance(a, ArrayAttr) and all(
-        isinstance(g, ArrayAttr) and all(isinstance(e, IntegerAttr) for e in g.elems)
-        for g in a.elems)
-    if not ok:
-        ctx.error(node, "expected reassociation indices like [[0, 1], [2]]")
-    return ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(e.value) for e in g.elems))
-                           for g in a.elems))
+    return ArrayAttr(tuple(
+        ArrayAttr(tuple(IntegerAttr(ctx.int(i)) for i in g.children if i is not None))
+        for g in node.children if g is not None))
 
 
 @builds("tensor_expand_shape")
@@ -269,7 +264,7 @@ def _build_expand_shape(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
     src = ctx.use(ps.one("value_use"))
     static, dyn = parse_mixed(ctx, ps.one("tensor_mixed"))
-    attrs = {"reassociation": _reassoc(ctx, ps.one("attr")),
+    attrs = {"reassociation": _reassoc(ctx, ps.one("tensor_reassoc")),
              "static_output_shape": dense_i64(static)}
     attrs.update(_ad(ctx, ps))
     return Op("tensor.expand_shape", [src, *dyn], [ctx.type(ps.one("type", 1))], attrs,
@@ -279,7 +274,7 @@ def _build_expand_shape(ctx: Any, tree: Any) -> Op:
 @builds("tensor_collapse_shape")
 def _build_collapse_shape(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    attrs = {"reassociation": _reassoc(ctx, ps.one("attr"))}
+    attrs = {"reassociation": _reassoc(ctx, ps.one("tensor_reassoc"))}
     attrs.update(_ad(ctx, ps))
     return Op("tensor.collapse_shape", [ctx.use(ps.one("value_use"))],
               [ctx.type(ps.one("type", 1))], attrs, loc=ctx.loc(tree))
