@@ -8,12 +8,12 @@ EXAMPLE   ?= examples/init_and_matmul.mlir
 MLIR_OPT  ?= mlir-opt-22
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test venv oracle lint bench clean
+.PHONY: run test venv oracle browser lint bench clean
 
 $(BIN)/bufferlog: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,dask]'
 	touch $@
 
 venv: $(BIN)/bufferlog
@@ -37,7 +37,16 @@ oracle:
 lint: venv
 	$(BIN)/ruff check bufferlog frontend engine backend tests benchmarks
 
-test: venv oracle lint
+## Headless Chromium for the HTML report test (Debian `chromium`; skipped when unavailable).
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium (apt)"; \
+	  $(SUDO) apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	  { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "warning: chromium not installed; the HTML render test will be skipped"; \
+	fi
+
+test: venv oracle browser lint
 	$(BIN)/pytest -q -x -p no:cacheprovider
 
 bench: venv oracle
