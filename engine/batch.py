@@ -674,9 +674,15 @@ class Progress:
         if not quiet and not force_plain and getattr(self.stream, "isatty", lambda: False)():
             try:
                 from rich.console import Console
-                from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RP,
-                                           SpinnerColumn, TextColumn, TimeElapsedColumn,
-                                           TimeRemainingColumn)
+                from rich.progress import (
+                    BarColumn,
+                    MofNCompleteColumn,
+                    SpinnerColumn,
+                    TextColumn,
+                    TimeElapsedColumn,
+                    TimeRemainingColumn,
+                )
+                from rich.progress import Progress as RP
             except ImportError:
                 pass
             else:

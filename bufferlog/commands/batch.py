@@ -1,0 +1,98 @@
+"""``bufferlog batch PATH... [--jobs N] [--timeout S] [--report OUT.json|csv|html]``:
+analyse a corpus, one row per file (see ``bufferlog.engine.batch.COLUMNS``)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from bufferlog.errors import UserError
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "batch", help="analyse many files in parallel and write a JSON/CSV/HTML report",
+        description="Analyse files, directories (recursive *.mlir) and globs. A bad or slow "
+                    "file becomes an error row; Ctrl-C writes a partial report.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, directories or glob patterns")
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                   help="parallel worker processes (default: CPU count)")
+    p.add_argument("--timeout", type=float, default=None, metavar="S",
+                   help="per-file time limit in seconds; the file's worker is killed")
+    p.add_argument("--report", metavar="OUT", help="report file: .json, .csv or .html")
+    p.add_argument("--compare", choices=["mlir-opt"], default=None,
+                   help="also run mlir-opt-22 on every file and report its figures alongside")
+    p.add_argument("--mlir-opt", default="mlir-opt-22", metavar="EXE", help=argparse.SUPPRESS)
+    p.add_argument("--engine", choices=["auto", "souffle", "embedded"], default="auto")
+    p.add_argument("--rules", metavar="DIR", help="user rule files adding to/overriding rules/")
+    p.add_argument("--strategy", choices=["oneshot", "optimal"], default="oneshot")
+    p.add_argument("--cache-dir", metavar="DIR",
+                   help="result cache (default: $XDG_CACHE_HOME/bufferlog or ~/.cache/bufferlog)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    p.add_argument("--executor", choices=["local", "dask"], default="local")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="Dask scheduler address (default with --executor dask: a LocalCluster)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    # Test-only fault injection: sleep SECONDS in files whose name matches GLOB.
+    p.add_argument("--debug-sleep", nargs=2, metavar=("GLOB", "SECONDS"), help=argparse.SUPPRESS)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from bufferlog.engine import batch as B
+    from bufferlog.engine.report import report_format, write_report
+
+    if args.jobs < 1:
+        raise UserError("--jobs must be at least 1")
+    if args.timeout is not None and args.timeout <= 0:
+        raise UserError("--timeout must be positive")
+    if args.report:
+        report_format(args.report)  # fail early on a bad extension
+    if args.scheduler and args.executor != "dask":
+        raise UserError("--scheduler needs --executor dask")
+    files = B.discover(args.paths)
+    if not files:
+        raise UserError("no .mlir files found")
+    opts = B.BatchOptions(
+        engine=args.engine, rules_dir=args.rules, strategy=args.strategy,
+        compare=args.compare, mlir_opt=args.mlir_opt, timeout=args.timeout,
+        debug_sleep={"pattern": args.debug_sleep[0], "seconds": float(args.debug_sleep[1])}
+        if args.debug_sleep else None)
+    cache = None if args.no_cache else B.ResultCache(args.cache_dir or B.default_cache_dir())
+    if args.executor == "dask":
+        executor = B.DaskExecutor(args.scheduler, args.jobs)
+    else:
+        executor = B.LocalExecutor(args.jobs)
+    progress = B.Progress(len(files), quiet=args.quiet)
+    res = B.run_batch(files, opts, executor, cache, progress)
+    s = res.summary()
+    if args.report:
+        out = write_report(res, args.report)
+        print(f"report: {out}", file=sys.stderr)
+    if not args.quiet or res.interrupted:
+        st = ", ".join(f"{k} {v}" for k, v in sorted(s["status"].items()))
+        print(f"{s['done']}/{s['files']} files in {s['elapsed_s']:.2f} s ({st}; "
+              f"{s['cache_hits']} from cache)", file=sys.stderr)
+    if not args.report and not args.quiet:
+        _print_table(res.rows)
+    if res.interrupted:
+        print("error: interrupted; the report holds the files done so far", file=sys.stderr)
+        return 130
+    return 0 if all(r["status"] in ("ok", "empty") for r in res.rows) else 1
+
+
+def _print_table(rows: list[dict]) -> None:
+    cols = ["status", "ops", "tensor_operands", "inplace_pct", "copies", "allocs", "deallocs",
+            "conflicts", "analysis_s"]
+    width = max([len(r["file"]) for r in rows] + [4])
+    print(f"{'file':<{width}}  " + "  ".join(f"{c:>10.10}" for c in cols))
+    for r in rows:
+        cells = []
+        for c in cols:
+            v = r.get(c)
+            cells.append("-" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v)))
+        line = f"{r['file']:<{width}}  " + "  ".join(f"{x:>10.10}" for x in cells)
+        if r.get("error"):
+            line += f"  {r['error_loc'] + ': ' if r.get('error_loc') else ''}{r['error']}"
+        print(line)
