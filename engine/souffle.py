@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Iterable
@@ -98,19 +99,25 @@ def _compiled(exe: str, text: str, flags: list[str], timeout: float | None) -> P
 def _call(cmd: list[str], what: str, origin: dict[int, str] | None, timeout: float | None,
           stdin: str | None = None) -> str:
     try:
-        p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise EngineError(f"souffle engine timed out after {timeout:g} s {what}") from None
+        # a new session, so a timeout kills souffle's children (compilers) too
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     except OSError as e:
         raise EngineError(f"souffle engine: cannot run {cmd[0]}: {e}") from None
+    try:
+        stdout, stderr = p.communicate(stdin, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise EngineError(f"souffle engine timed out after {timeout:g} s {what}") from None
     if p.returncode != 0:
-        err = p.stderr.strip()[-2000:]
+        err = stderr.strip()[-2000:]
         where = ""
         m = re.search(r"line (\d+)", err)
         if origin and m and int(m.group(1)) in origin:
             where = f" in the rule at {origin[int(m.group(1))]}"
         raise EngineError(f"souffle engine failed {what} (exit {p.returncode}){where}: {err}")
-    return p.stdout
+    return stdout
 
 
 def run(prog: Program, facts: Facts, relations: Iterable[str], timeout: float | None = None,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from bufferlog.engine import souffle
 
 HAVE_SOUFFLE = souffle.find() is not None

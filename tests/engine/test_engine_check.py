@@ -5,9 +5,9 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from bufferlog.engine import Program, check
 
 from bufferlog.cli import main
-from bufferlog.engine import Program, check
 
 HEADER = """\
 .decl edge(x: symbol, y: symbol)

@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from engine_helpers import ENGINE_MODES, need
-
 from bufferlog.engine import Program, run
 from bufferlog.engine.facts_io import read_table
+from engine_helpers import ENGINE_MODES, need
 
 ROOT = Path(__file__).resolve().parent.parent / "conformance"
 PROGRAMS = sorted(p.name for p in ROOT.iterdir() if (p / "prog.dl").is_file())

@@ -4,9 +4,9 @@ the engine and the relation, never a hang or a silent empty result."""
 from __future__ import annotations
 
 import pytest
+from bufferlog.engine import EngineError, MalformedFacts, Program, run
 
 from bufferlog.cli import main
-from bufferlog.engine import EngineError, MalformedFacts, Program, run
 from bufferlog.errors import UserError
 
 COUNTER = """\

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 from collections import deque
 
+from bufferlog.engine import Program, explain, parse_tuple, why_not
+from bufferlog.engine.provenance import from_souffle
 from engine_helpers import need
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bufferlog.cli import main
-from bufferlog.engine import Program, explain, parse_tuple, why_not
-from bufferlog.engine.provenance import from_souffle
 
 TC = """\
 .decl edge(x: symbol, y: symbol)

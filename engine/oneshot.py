@@ -1,0 +1,650 @@
+"""One-Shot in-place decisions on top of the Datalog-derived relations (rules/analysis.dl).
+
+The rules derive everything that does not depend on decisions: per-use reads, writes and
+aliasing (ops.dl joined with the program), transitive reads, repetitive and exclusive
+regions, read-only values. This module replays mlir-opt's greedy order on top of them:
+functions callee-first; inside a function, ops with tensor semantics in reverse
+post-order; each tensor operand in order is put out of place if making it in place
+would write a read-only buffer or create a read-after-write conflict (definition,
+conflicting write, read), else in place (its alias set is merged with its aliasing
+results' in a union-find; equivalence classes too for equivalent aliases).
+
+Decision-dependent pieces stay here: alias/equivalence union-find, definitions through
+func.call results (callee summaries), writes of call operands, the RaW triple check.
+``check_assignment`` re-checks a complete assignment (used by ``optimal``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bufferlog.errors import UserError
+
+RULES = Path(__file__).resolve().parent.parent / "rules" / "analysis.dl"
+DYNAMIC_BYTES = 4096  # weight of a copy of a tensor whose size is not static
+
+
+class UnionFind:
+    def __init__(self):
+        self.parent: dict[int, int] = {}
+        self.members: dict[int, list[int]] = {}
+
+    def find(self, x: int) -> int:
+        p = self.parent.get(x)
+        if p is None:
+            self.parent[x] = x
+            self.members[x] = [x]
+            return x
+        while p != self.parent[p]:
+            self.parent[p] = self.parent[self.parent[p]]
+            p = self.parent[p]
+        self.parent[x] = p
+        return p
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return
+        if len(self.members[ra]) < len(self.members[rb]):
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        self.members[ra].extend(self.members.pop(rb))
+
+    def set_of(self, x: int) -> list[int]:
+        return self.members[self.find(x)]
+
+
+@dataclass
+class Conflict:
+    """Why a use is out of place: a RaW triple or a write into a read-only buffer."""
+
+    kind: str  # "raw" | "not-writable"
+    use: tuple[int, int]
+    read: tuple[int, int] | None = None
+    write: tuple[int, int] | None = None
+    definition: int | None = None  # value
+
+
+@dataclass
+class Decisions:
+    inplace: dict[tuple[int, int], bool] = field(default_factory=dict)
+    conflicts: dict[tuple[int, int], Conflict] = field(default_factory=dict)
+    order: list[tuple[int, int]] = field(default_factory=list)
+    access: dict[tuple[int, int], str] = field(default_factory=dict)  # (func op, arg) -> kind
+    equivalent_args: dict[int, list[int]] = field(default_factory=dict)  # return op -> idx
+
+
+def derive(rows: dict, engine: str = "auto", rules_dir=None) -> dict[str, set]:
+    from .run import load_program, run
+
+    prog = load_program(RULES, rules_dir)
+    return run(prog, rows, engine=engine).relations
+
+
+class Analysis:
+    """mlir-opt's One-Shot analysis state over facts + derived relations."""
+
+    def __init__(self, rows: dict, rel: dict[str, set]):
+        self.rows = rows
+        self.name: dict[int, str] = {}
+        self.block_of: dict[int, int] = {}
+        for o, n, b, _ in rows["op"]:
+            self.name[o], self.block_of[o] = n, b
+        self.span = {o: last for o, last in rows["op_span"]}
+        self.region_parent = {r: p for r, p, _ in rows["region"]}
+        self.block_region = {b: r for b, r, _ in rows["block"]}
+        self.parent_op = {o: self.region_parent[self.block_region[b]]
+                          for o, b in self.block_of.items() if b >= 0}
+        lo: dict[int, int] = {}
+        hi: dict[int, int] = {}
+        for o, b in self.block_of.items():
+            if b >= 0:
+                lo[b] = min(lo.get(b, o), o)
+                hi[b] = max(hi.get(b, o), self.span[o])
+        self.block_range = {b: (lo[b], hi[b]) for b in lo}
+        self.result_of = {v: (o, i) for v, o, i in rows["result"]}
+        self.bbarg_of = {v: (b, i) for v, b, i in rows["block_arg"]}
+        self.results: dict[int, list[int]] = defaultdict(list)
+        for v, o, i in sorted(rows["result"], key=lambda t: (t[1], t[2])):
+            self.results[o].append(v)
+        self.tuse: dict[tuple[int, int], int] = {(o, i): v for o, i, v in rel["tuse"]}
+        self.uses: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        self.op_tuses: dict[int, list[int]] = defaultdict(list)
+        for (o, i), v in sorted(self.tuse.items()):
+            self.uses[v].append((o, i))
+            self.op_tuses[o].append(i)
+        self.n_operands: dict[int, int] = defaultdict(int)
+        for o, i, _ in rows["operand"]:
+            self.n_operands[o] = max(self.n_operands[o], i + 1)
+        self.tensor = {t[0] for t in rows["tensor"]}
+        self.unknown = {t[0] for t in rel["unknown_op"]}
+        self.reads = {(o, i) for o, i in rel["use_read"]}
+        self.writes = {(o, i) for o, i in rel["use_write"]}
+        self.read_via_alias = {(o, i) for o, i in rel["use_read_via_alias"]}
+        self.aliases: dict[tuple[int, int], list[tuple[int, str]]] = defaultdict(list)
+        self.rev_alias: dict[int, list[tuple[tuple[int, int], str]]] = defaultdict(list)
+        for o, i, v, k in sorted(rel["use_alias"]):
+            self.aliases[(o, i)].append((v, k))
+            self.rev_alias[v].append(((o, i), k))
+        self.loop_arg = {(o, i): arg for o, i, _, arg in rel["loop_init"]}
+        self.loop_yield = {(o, arg): v for o, arg, v in rel["loop_yield"]}
+        self.must = {(o, i) for o, i in rel["must_inplace"]}
+        self.elementwise = {(o, i) for o, i in rel["elementwise_use"]}
+        self.value_read = {t[0] for t in rel["value_read"]}
+        self.not_writable = {t[0] for t in rel["not_writable"]}
+        self.op_rep = {o: r for o, r in rel["op_rep_region"]}
+        self.val_rep = {v: r for v, r in rel["value_rep_region"]}
+        self.rep_parent = {r: q for r, q in rel["rep_region_parent"]}
+        self.exclusive = {t[0] for t in rel["exclusive_region"]}
+        self.subset_insert = {o: (s, d) for o, s, d in rel["subset_insert"]}
+        self.subset_extract = {o: s for o, s in rel["subset_extract"]}
+        self.func_args: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for f, i, v in sorted(rel["func_arg"]):
+            self.func_args[f].append((i, v))
+        self.access_attr = {(f, i): k for f, i, k in rel["arg_access_attr"]}
+        self.func_returns: dict[int, list[int]] = defaultdict(list)
+        for f, o in sorted(rel["func_return"]):
+            self.func_returns[f].append(o)
+        self.funcs = {sym: (f, decl) for f, sym, _, decl in rows["func"]}
+        self.calls = {o: callee for o, callee in rows["call"]}
+        self.bytes = {v: n for v, n in rows["type_bytes"]}
+        self.slices: dict[int, dict] = defaultdict(dict)
+        for o, kind, d, n in rows["slice_static"]:
+            self.slices[o][(kind, d)] = ("c", n)
+        for o, kind, d, v in rows["slice_dynamic"]:
+            self.slices[o][(kind, d)] = ("v", v)
+        self.loc = {o: (f, ln, c) for o, f, ln, c in rows["op_loc"]}
+        self.reset()
+
+    # ------------------------------------------------------------------ state
+    def reset(self) -> None:
+        self.alias = UnionFind()
+        self.equiv = UnionFind()
+        self.inplace: dict[tuple[int, int], bool] = {}
+        self.call_writes: set[tuple[int, int]] = set()
+        self._defs: dict[tuple[int, int], list[int]] = {}
+        self._bmw: dict[int, bool] = {}
+        self.summaries: dict[str, dict] = {}
+
+    def is_write(self, u: tuple[int, int]) -> bool:
+        return u in self.writes or u in self.call_writes
+
+    def kind(self, u: tuple[int, int], v: int, k: str) -> str:
+        if k == "loop":
+            arg = self.loop_arg[u]
+            y = self.loop_yield.get((u[0], arg))
+            return "equivalent" if y is not None and self.equiv.find(arg) == self.equiv.find(y) else "unknown"
+        return k
+
+    def bufferize_inplace(self, u: tuple[int, int]) -> None:
+        self.inplace[u] = True
+        v = self.tuse[u]
+        for a, k in self.aliases.get(u, ()):
+            self.alias.union(v, a)
+            if self.kind(u, a, k) == "equivalent":
+                self.equiv.union(v, a)
+
+    # ------------------------------------------------------------------ structure
+    def contains(self, a: int, b: int) -> bool:
+        """Op a properly contains op b."""
+        return a < b <= self.span[a]
+
+    def happens_before(self, a: int, b: int) -> bool:
+        A = a
+        while A is not None and A != 0:
+            if self.contains(A, b):
+                return False
+            lo, hi = self.block_range[self.block_of[A]]
+            if lo <= b <= hi:
+                return A < b
+            A = self.parent_op.get(A)
+        return False
+
+    def _region_in(self, o: int, p: int) -> int | None:
+        """The region of op p that contains op o (o nested in p)."""
+        while o is not None:
+            q = self.parent_op.get(o)
+            if q == p:
+                return self.block_region[self.block_of[o]]
+            o = q
+        return None
+
+    def exclusive_ops(self, a: int, b: int) -> bool:
+        A = a
+        while A is not None and A != 0:
+            P = self.parent_op.get(A)
+            if P is None:
+                return False
+            if self.contains(P, b):
+                ra = self.block_region[self.block_of[A]]
+                rb = self._region_in(b, P)
+                return ra != rb and ra in self.exclusive
+            A = P
+        return False
+
+    def owner(self, v: int) -> int:
+        if v in self.result_of:
+            return self.result_of[v][0]
+        b, _ = self.bbarg_of[v]
+        return self.region_parent[self.block_region[b]]
+
+    def block_contains(self, b: int, o: int) -> bool:
+        lo, hi = self.block_range.get(b, (1, 0))
+        return lo <= o <= hi
+
+    # ------------------------------------------------------------------ use-def chains
+    def aliasing_operands(self, v: int) -> list[tuple[tuple[int, int], str]]:
+        return self.rev_alias.get(v, [])
+
+    def reverse_chain(self, start: int, cond, leaves: bool, equiv_only: bool = False) -> list[int]:
+        result: list[int] = []
+        work = [start]
+        visited: set[int] = set()
+        while work:
+            v = work.pop()
+            if v in visited:
+                if leaves:
+                    result.append(v)
+                continue
+            visited.add(v)
+            if cond(v):
+                result.append(v)
+                continue
+            ops = self.aliasing_operands(v) if v in self.result_of else []
+            if not ops or (v in self.result_of and self.result_of[v][0] in self.unknown):
+                if leaves:
+                    result.append(v)
+                continue
+            for u, k in ops:
+                if equiv_only and self.kind(u, v, k) != "equivalent":
+                    if leaves:
+                        result.append(v)
+                    continue
+                work.append(self.tuse[u])
+        return result
+
+    def writes_memory(self, v: int) -> bool:
+        """mlir's bufferizesToMemoryWrite(Value)."""
+        r = self._bmw.get(v)
+        if r is not None:
+            return r
+        self._bmw[v] = True  # cycle guard
+        r = self._writes_memory(v)
+        self._bmw[v] = r
+        return r
+
+    def _writes_memory(self, v: int) -> bool:
+        if v not in self.result_of:
+            return True
+        o = self.result_of[v][0]
+        if o in self.unknown:
+            return True
+        ops = self.aliasing_operands(v)
+        if not ops:
+            return True
+        if any(self.is_write(u) for u, _ in ops):
+            return True
+
+        def inside(w: int) -> bool:
+            return self.contains(o, self.owner(w)) and self.writes_memory(w)
+
+        return any(self.reverse_chain(self.tuse[u], inside, leaves=False) for u, _ in ops)
+
+    def definitions(self, u: tuple[int, int]) -> list[int]:
+        d = self._defs.get(u)
+        if d is None:
+            d = self._defs[u] = self.reverse_chain(self.tuse[u], self.writes_memory, leaves=False)
+        return d
+
+    # ------------------------------------------------------------------ conflicts
+    def rep_chain_ok(self, r: tuple[int, int], w: tuple[int, int], defs: list[int]) -> bool:
+        """mlir's canUseOpDominance (regions part)."""
+        for d in defs:
+            r_read = self.op_rep.get(r[0], -1)
+            r_def = self.val_rep.get(d, -1)
+            if r_read == r_def:
+                continue
+            while True:
+                nxt = self.rep_parent.get(r_read, -1) if r_read != -1 else None
+                if nxt is None or nxt == r_def:
+                    break
+                r_read = nxt
+            if r_read == -1:
+                continue
+            p = self.region_parent[r_read]
+            if p == w[0] or self.contains(p, w[0]):
+                return False
+        return True
+
+    def same_subset(self, ext: int, ins: int) -> bool:
+        a, b = self.slices.get(ext, {}), self.slices.get(ins, {})
+        return bool(a) and a == b
+
+    def matches_insert_dest(self, v: int, ins: int) -> bool:
+        dest = self.tuse[(ins, self.subset_insert[ins][1])]
+
+        def matching(x: int) -> bool:
+            if x not in self.result_of:
+                return False
+            e = self.result_of[x][0]
+            if e not in self.subset_extract:
+                return False
+            src = self.tuse.get((e, self.subset_extract[e]))
+            return (src is not None and self.equiv.find(src) == self.equiv.find(dest)
+                    and self.same_subset(e, ins))
+
+        found = self.reverse_chain(v, matching, leaves=True)
+        return all(matching(x) for x in found)
+
+    def non_conflicting_subsets(self, r: tuple[int, int], w: tuple[int, int]) -> bool:
+        ro, wo = r[0], w[0]
+        if ro in self.subset_insert:
+            src, dst = self.subset_insert[ro]
+            if r[1] == dst and self.matches_insert_dest(self.tuse[w], ro):
+                return True
+            if r[1] == src and w == (ro, dst) and self.matches_insert_dest(self.tuse[r], ro):
+                return True
+        if wo in self.subset_insert:
+            src, dst = self.subset_insert[wo]
+            sv = self.tuse[(wo, src)]
+            if (w[1] == dst and self.equiv.find(self.tuse[r]) == self.equiv.find(sv)
+                    and self.matches_insert_dest(sv, wo)):
+                return True
+        return False
+
+    def has_equiv_in_chain(self, u: tuple[int, int], value: int) -> bool:
+        target = self.equiv.find(value)
+        return bool(self.reverse_chain(self.tuse[u], lambda x: self.equiv.find(x) == target,
+                                       leaves=False, equiv_only=True))
+
+    def find_raw(self, reads, writes) -> Conflict | None:
+        for r in reads:
+            defs = self.definitions(r)
+            if not defs:
+                continue
+            for w in writes:
+                if self.rep_chain_ok(r, w, defs):
+                    if self.happens_before(r[0], w[0]):
+                        continue
+                    if r == w:
+                        continue
+                    if self.exclusive_ops(r[0], w[0]):
+                        continue
+                    if (r[0] == w[0] and r in self.elementwise and w in self.elementwise
+                            and (self.has_equiv_in_chain(r, self.tuse[w])
+                                 or self.has_equiv_in_chain(w, self.tuse[r]))):
+                        continue
+                if self.non_conflicting_subsets(r, w):
+                    continue
+                w_aliases = self.aliases.get(w, ())
+                for d in defs:
+                    if d in self.result_of:
+                        dop = self.result_of[d][0]
+                        if self.happens_before(w[0], dop) or self.contains(dop, w[0]):
+                            continue
+                    elif not self.block_contains(self.bbarg_of[d][0], w[0]):
+                        continue
+                    if len(w_aliases) == 1 and w_aliases[0][0] == d:
+                        continue
+                    return Conflict("raw", w, read=r, write=w, definition=d)
+        return None
+
+    def collect(self, roots: list[int]):
+        reads: dict[tuple[int, int], None] = {}
+        writes: dict[tuple[int, int], None] = {}
+        seen: set[int] = set()
+        for root in roots:
+            rt = self.alias.find(root)
+            if rt in seen:
+                continue
+            seen.add(rt)
+            for m in self.alias.set_of(root):
+                for u in self.uses.get(m, ()):
+                    if u in self.reads or u in self.read_via_alias:
+                        reads[u] = None
+                    if self.inplace.get(u) and self.is_write(u):
+                        writes[u] = None
+        return reads, writes, seen
+
+    def try_inplace(self, u: tuple[int, int]) -> Conflict | None:
+        roots = [self.tuse[u]] + [a for a, _ in self.aliases.get(u, ())]
+        reads, writes, sets = self.collect(roots)
+        if self.is_write(u):
+            writes[u] = None
+        if writes:
+            for s in sets:
+                for m in self.alias.members[s]:
+                    if m in self.not_writable:
+                        return Conflict("not-writable", u, definition=m)
+        # latest reads first: a read after the write ends the search early
+        order = sorted(reads, key=lambda x: -x[0])
+        return self.find_raw(order, list(writes))
+
+    # ------------------------------------------------------------------ driver
+    def func_order(self) -> list[int]:
+        """Functions with bodies, callees first (mlir: call graph order)."""
+        body = {sym: f for sym, (f, decl) in self.funcs.items() if not decl}
+        fop_sym = {f: s for s, f in body.items()}
+        callees: dict[int, list[tuple[int, str]]] = defaultdict(list)
+        for o, callee in sorted(self.calls.items()):
+            f = self._enclosing_func(o)
+            if f is not None and callee in body:
+                callees[f].append((o, callee))
+        order: list[int] = []
+        state: dict[int, int] = {}
+
+        def visit(f: int, stack: list[int]):
+            if state.get(f) == 2:
+                return
+            if state.get(f) == 1:
+                raise UserError(f"recursive call to '@{fop_sym[f]}' is not supported by "
+                                "function-boundary bufferization", self._loc(stack[-1]))
+            state[f] = 1
+            for o, c in callees[f]:
+                visit(body[c], stack + [o])
+            state[f] = 2
+            order.append(f)
+
+        for f in sorted(body.values()):
+            visit(f, [f])
+        return order
+
+    def _enclosing_func(self, o: int) -> int | None:
+        while o is not None and self.name.get(o) != "func.func":
+            o = self.parent_op.get(o)
+        return o
+
+    def _loc(self, o: int) -> str:
+        f, ln, c = self.loc.get(o, ("-", 0, 0))
+        return f"{f}:{ln}:{c}"
+
+    def func_ops(self, f: int) -> list[int]:
+        """Ops with tensor semantics in f, reverse post-order (mlir's bottom-up heuristic)."""
+        ops = [o for o in range(f + 1, self.span[f] + 1)
+               if self.op_tuses.get(o) or any(v in self.tensor for v in self.results.get(o, ()))]
+        ops.sort(key=lambda o: (-self.span[o], o))
+        return ops
+
+    def prepare_calls(self) -> None:
+        """Call operand semantics from the callees' summaries (callee-first order)."""
+        for o, callee in self.calls.items():
+            s = self.summaries.get(callee)
+            ent = self.funcs.get(callee)
+            for i in self.op_tuses.get(o, ()):
+                u = (o, i)
+                if u in self.aliases:
+                    continue
+                if s is None:
+                    if ent is not None and not ent[1]:
+                        continue  # not analysed yet
+                    self.call_writes.add(u)
+                    for v in self.results.get(o, ()):
+                        if v in self.tensor:
+                            self._add_alias(u, v, "unknown")
+                    self.aliases.setdefault(u, [])
+                    continue
+                if i in s["written"]:
+                    self.call_writes.add(u)
+                rets = s["aliasing"].get(i, [])
+                eq = len(rets) == 1 and s["equiv"].get(rets[0]) == i
+                for j in rets:
+                    self._add_alias(u, self.results[o][j], "equivalent" if eq else "unknown")
+                self.aliases.setdefault(u, [])
+
+    def _add_alias(self, u, v, k):
+        self.aliases[u].append((v, k))
+        self.rev_alias[v].append((u, k))
+        self._bmw.clear()
+        self._defs.clear()
+
+    def summarize(self, f: int, sym: str) -> None:
+        args = self.func_args.get(f, [])
+        rets = []
+        for r in self.func_returns.get(f, []):
+            rets = [(j, self.tuse[(r, j)]) for j in self.op_tuses.get(r, ())]
+        equiv: dict[int, int] = {}
+        aliasing: dict[int, list[int]] = defaultdict(list)
+        written: set[int] = set()
+        for i, a in args:
+            if a not in self.tensor:
+                continue
+            for j, rv in rets:
+                if self.equiv.find(rv) == self.equiv.find(a):
+                    equiv[j] = i
+                if self.alias.find(rv) == self.alias.find(a):
+                    aliasing[i].append(j)
+            attr = self.access_attr.get((f, i))
+            if attr is not None:
+                w = attr in ("write", "read-write")
+                rd = attr in ("read", "read-write")
+            else:
+                w = any(self.inplace.get(u) and self.is_write(u)
+                        for m in self.alias.set_of(a) for u in self.uses.get(m, ()))
+                rd = a in self.value_read
+            if w:
+                written.add(i)
+            self.decisions.access[(f, i)] = ("read-write" if rd and w else "read" if rd
+                                             else "write" if w else "none")
+        for r in self.func_returns.get(f, []):
+            if equiv:
+                self.decisions.equivalent_args[r] = [equiv.get(j, -1) for j, _ in rets]
+        self.summaries[sym] = {"equiv": equiv, "aliasing": aliasing, "written": written}
+
+    def equivalence_pass(self, f: int) -> None:
+        ops = sorted(range(f + 1, self.span[f] + 1), key=lambda o: (self.span[o], -o))
+        for o in ops:
+            for v in self.results.get(o, ()):
+                if v not in self.tensor:
+                    continue
+                al = self.aliasing_operands(v)
+                if not al:
+                    continue
+                first = self.tuse[al[0][0]]
+                ok = all(self.kind(u, v, k) == "equivalent" and self.inplace.get(u)
+                         and self.equiv.find(self.tuse[u]) == self.equiv.find(first)
+                         for u, k in al)
+                if ok:
+                    self.equiv.union(v, first)
+
+    def run(self, fixed: dict[tuple[int, int], bool] | None = None) -> Decisions:
+        """Analyse every function. ``fixed``: decisions to impose instead of deciding."""
+        self.reset()
+        self.decisions = dec = Decisions()
+        for u in sorted(self.must):
+            self.bufferize_inplace(u)
+        for f in self.func_order():
+            sym = next(s for s, (g, _) in self.funcs.items() if g == f)
+            self.prepare_calls()
+            for o in self.func_ops(f):
+                for i in self.op_tuses.get(o, ()):
+                    u = (o, i)
+                    if u in self.must:
+                        continue
+                    dec.order.append(u)
+                    if fixed is not None:
+                        if fixed.get(u, True):
+                            self.bufferize_inplace(u)
+                        else:
+                            self.inplace[u] = False
+                        continue
+                    c = self.try_inplace(u)
+                    if c is None:
+                        self.bufferize_inplace(u)
+                    else:
+                        self.inplace[u] = False
+                        dec.conflicts[u] = c
+            self.equivalence_pass(f)
+            self.summarize(f, sym)
+        self.prepare_calls()
+        for sym, (f, decl) in self.funcs.items():
+            if decl:
+                for o, callee in self.calls.items():
+                    if callee == sym:
+                        for i in self.op_tuses.get(o, ()):
+                            dec.access[(f, i)] = "read-write"
+        for u in self.tuse:
+            if u not in self.inplace and self.name[u[0]] != "func.func":
+                # ops outside any function body (none in valid input) stay in place
+                self.inplace[u] = u in self.must
+        dec.inplace = dict(self.inplace)
+        return dec
+
+    # ------------------------------------------------------------------ re-check
+    def check_assignment(self, inplace: dict[tuple[int, int], bool]) -> list[tuple[Conflict, list]]:
+        """Conflicts of a complete assignment (each with the in-place uses that caused it)."""
+        dec = self.run(fixed=inplace)
+        out = []
+        seen: set[int] = set()
+        for u, ip in dec.inplace.items():
+            if not ip:
+                continue
+            root = self.alias.find(self.tuse[u])
+            if root in seen:
+                continue
+            seen.add(root)
+            reads, writes, _ = self.collect([self.tuse[u]])
+            members = self.alias.set_of(self.tuse[u])
+            cause = [x for m in members for x in self.uses.get(m, ())
+                     if self.inplace.get(x) and x not in self.must]
+            if writes and any(m in self.not_writable for m in members):
+                out.append((Conflict("not-writable", u), cause))
+                continue
+            c = self.find_raw(sorted(reads, key=lambda x: -x[0]), list(writes))
+            if c is not None:
+                out.append((c, cause))
+        return out
+
+    def copy_bytes(self, u: tuple[int, int]) -> int:
+        v = self.tuse[u]
+        return self.bytes.get(v, DYNAMIC_BYTES)
+
+
+def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rules_dir=None,
+                   z3_slices: bool = False):
+    """Facts, analysis state and decisions for a parsed module."""
+    from bufferlog.frontend.facts import export
+
+    facts = export(module)
+    rel = derive(facts.rows, engine=engine, rules_dir=rules_dir)
+    an = Analysis(facts.rows, rel)
+    an.z3_slices = z3_slices
+    dec = an.run()
+    if strategy == "optimal":
+        from .optimal import optimize
+
+        dec = optimize(an, dec)
+    return facts, an, dec
+
+
+def operand_annotations(an: Analysis, dec: Decisions) -> dict[int, list[str]]:
+    """``__inplace_operands_attr__`` values per op (ops with tensor operands)."""
+    out: dict[int, list[str]] = {}
+    for o in sorted(an.op_tuses):
+        if an.name[o] == "func.func":
+            continue
+        out[o] = ["none" if (o, i) not in an.tuse else
+                  ("true" if dec.inplace.get((o, i), False) else "false")
+                  for i in range(an.n_operands[o])]
+    return out
