@@ -534,3 +534,21 @@ def test_corpus_roundtrip(path: Path) -> None:
     ours = our_ops(m)
     assert all(op.name in PRINTERS for op in ours)
     assert mlir_opt(print_module(m)) == mlir_opt(text)
+
+
+@pytest.mark.parametrize("body, msg", [
+    ("  %0 = tensor.extract %t[%i] : tensor<5xf32>", "expects different type"),
+    ("  %0 = tensor.extract %t[%t] : tensor<4xf32>", "expects different type"),
+    ("  %0 = tensor.extract_slice %t[%t] [1] [1] : tensor<4xf32> to tensor<1xf32>",
+     "expects different type"),
+    ("  %0 = linalg.copy ins(%t, %t : tensor<4xf32>) outs(%t : tensor<4xf32>) -> tensor<4xf32>",
+     "2 operands present, but expected 1"),
+    ("  %0 = linalg.copy ins(%t : tensor<8xf32>) outs(%t : tensor<4xf32>) -> tensor<4xf32>",
+     "expects different type"),
+    ("  %0 = tensor.concat dim(0) %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>",
+     "1 operands present, but expected 2"),
+])
+def test_type_mismatches_are_rejected(body: str, msg: str) -> None:
+    with pytest.raises(MLIRSyntaxError, match=msg) as ei:
+        parse(wrap("%t: tensor<4xf32>, %i: index", body), "bad.mlir")
+    assert ei.value.loc.line == 3

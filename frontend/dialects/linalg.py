@@ -37,7 +37,7 @@ from .tensor import (
     rule_name,
     seg_sizes,
     static_values,
-    uses_of,
+    typed_uses,
 )
 
 # -- the named structured ops: one grammar rule, one builder, one printer ----------------
@@ -141,23 +141,16 @@ def _tensor_results(outs: list[Value]) -> list[Any]:
 
 
 def _ins_outs(ctx: Any, ps: Parts) -> tuple[list[Value], list[Value]]:
+    """``ins(..)`` / ``outs(..)`` operands, each checked against its stated type."""
     out = []
     for name in ("linalg_ins", "linalg_outs"):
         node = ps.one(name)
-        out.append(uses_of(ctx, Parts(node).one("value_use_list")) if node is not None else [])
-    return out[0], out[1]
-
-
-def _check_io_types(ctx: Any, tree: Any, ps: Parts) -> None:
-    for name in ("linalg_ins", "linalg_outs"):
-        node = ps.one(name)
         if node is None:
+            out.append([])
             continue
         sub = Parts(node)
-        vals = uses_of(ctx, sub.one("value_use_list"))
-        types = list(ctx.types(sub.one("type_list"))) if hasattr(ctx, "types") else None
-        if types is not None and len(types) != len(vals):
-            ctx.error(node, f"{len(vals)} operands but {len(types)} types")
+        out.append(typed_uses(ctx, sub.one("value_use_list"), ctx.types(sub.one("type_list"))))
+    return out[0], out[1]
 
 
 def _results(ctx: Any, ps: Parts) -> list[Any]:
@@ -186,7 +179,6 @@ def _build_named(ctx: Any, tree: Any) -> Op:
     name = str(tree.children[0])
     if name not in NAMED_OPS:
         ctx.error(tree, f"unknown linalg named op '{name}'")
-    _check_io_types(ctx, tree, ps)
     ins, outs = _ins_outs(ctx, ps)
     attrs: dict[str, Any] = {}
     for kw in ps.all("linalg_kw"):
@@ -201,7 +193,6 @@ def _build_named(ctx: Any, tree: Any) -> Op:
 @builds("linalg_generic")
 def _build_generic(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    _check_io_types(ctx, tree, ps)
     ins, outs = _ins_outs(ctx, ps)
     lead = attr_dict_of(ctx, ps.one("attr_dict"))
     for req in ("indexing_maps", "iterator_types"):
@@ -234,7 +225,8 @@ def _build_index(ctx: Any, tree: Any) -> Op:
 @builds("linalg_yield")
 def _build_yield(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    return Op("linalg.yield", uses_of(ctx, ps.one("value_use_list")), [],
+    vals = typed_uses(ctx, ps.one("value_use_list"), ctx.types(ps.one("type_list")))
+    return Op("linalg.yield", vals, [],
               attr_dict_of(ctx, ps.one("attr_dict")), loc=ctx.loc(tree))
 
 

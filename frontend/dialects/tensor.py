@@ -82,6 +82,34 @@ def uses_of(ctx: Any, node: Any) -> list[Value]:
     return [] if node is None else list(ctx.uses(node))
 
 
+def typed_use(ctx: Any, node: Any, t: Any) -> Value:
+    """Resolve a ``value_use`` whose type the syntax states; reject a mismatch like MLIR."""
+    v = ctx.use(node, t)
+    if t is not None and v.type is not None and v.type != t:
+        ctx.error(node, f"use of value '{node_text(node).strip()}' expects different type than "
+                        f"prior uses: '{t}' vs '{v.type}'")
+    return v
+
+
+def typed_uses(ctx: Any, node: Any, types: list[Any]) -> list[Value]:
+    """A ``value_use_list`` (or None) with one stated type per value."""
+    nodes = [] if node is None else [c for c in node.children if c is not None]
+    if len(nodes) != len(types):
+        ctx.error(node, f"{len(nodes)} operands present, but expected {len(types)}")
+    return [typed_use(ctx, n, t) for n, t in zip(nodes, types, strict=True)]
+
+
+def typed_uses_nodes(ctx: Any, nodes: list[Any], types: list[Any], at: Any) -> list[Value]:
+    if len(nodes) != len(types):
+        ctx.error(at, f"{len(nodes)} operands present, but expected {len(types)}")
+    return [typed_use(ctx, n, t) for n, t in zip(nodes, types, strict=True)]
+
+
+def index_uses(ctx: Any, node: Any) -> list[Value]:
+    n = 0 if node is None else len([c for c in node.children if c is not None])
+    return typed_uses(ctx, node, [IndexType()] * n)
+
+
 def seg_sizes(*sizes: int) -> DenseArrayAttr:
     return DenseArrayAttr("i32", tuple(sizes))
 
@@ -96,7 +124,7 @@ def parse_mixed(ctx: Any, node: Any) -> tuple[list[int], list[Value]]:
         inner = elt.children[0] if rule_name(elt).endswith("_elt") else elt
         if node_text(inner).lstrip().startswith("%"):
             static.append(DYNAMIC)
-            dyn.append(ctx.use(inner))
+            dyn.append(typed_use(ctx, inner, IndexType()))
         else:
             static.append(node_int(inner))
     return static, dyn
@@ -148,7 +176,7 @@ def attrs_suffix(p: Any, op: Op, elide: tuple[str, ...] = ()) -> str:
 
 
 def elem_type(t: Any) -> Any:
-    return t.elem
+    return getattr(t, "elem", t)
 
 
 # -- analysis helpers --------------------------------------------------------------------
@@ -199,7 +227,7 @@ def _ad(ctx: Any, parts: Parts) -> dict[str, Any]:
 @builds("tensor_empty")
 def _build_empty(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    return Op("tensor.empty", uses_of(ctx, ps.one("value_use_list")), [ctx.type(ps.one("type"))],
+    return Op("tensor.empty", index_uses(ctx, ps.one("value_use_list")), [ctx.type(ps.one("type"))],
               _ad(ctx, ps), loc=ctx.loc(tree))
 
 
@@ -209,8 +237,8 @@ def _build_extract(ctx: Any, tree: Any) -> Op:
     t = ctx.type(ps.one("type"))
     if not isinstance(t, TensorType | UnrankedTensorType):
         ctx.error(tree, f"tensor.extract expects a tensor type, got {t}")
-    src = ctx.use(ps.one("value_use"))
-    return Op("tensor.extract", [src, *uses_of(ctx, ps.one("value_use_list"))], [t.elem],
+    src = typed_use(ctx, ps.one("value_use"), t)
+    return Op("tensor.extract", [src, *index_uses(ctx, ps.one("value_use_list"))], [t.elem],
               _ad(ctx, ps), loc=ctx.loc(tree))
 
 
@@ -218,8 +246,11 @@ def _build_extract(ctx: Any, tree: Any) -> Op:
 def _build_insert(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
     t = ctx.type(ps.one("type"))
-    scalar, dest = (ctx.use(n) for n in ps.all("value_use"))
-    return Op("tensor.insert", [scalar, dest, *uses_of(ctx, ps.one("value_use_list"))], [t],
+    if not isinstance(t, TensorType | UnrankedTensorType):
+        ctx.error(tree, f"tensor.insert expects a tensor type, got {t}")
+    sn, dn = ps.all("value_use")
+    scalar, dest = typed_use(ctx, sn, t.elem), typed_use(ctx, dn, t)
+    return Op("tensor.insert", [scalar, dest, *index_uses(ctx, ps.one("value_use_list"))], [t],
               _ad(ctx, ps), loc=ctx.loc(tree))
 
 
@@ -238,7 +269,7 @@ def _slice_attrs(ctx: Any, ps: Parts, lead: int) -> tuple[dict[str, Any], list[V
 @builds("tensor_extract_slice")
 def _build_extract_slice(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    src = ctx.use(ps.one("value_use"))
+    src = typed_use(ctx, ps.one("value_use"), ctx.type(ps.one("type")))
     attrs, dyn = _slice_attrs(ctx, ps, 1)
     return Op("tensor.extract_slice", [src, *dyn], [ctx.type(ps.one("type", 1))], attrs,
               loc=ctx.loc(tree))
@@ -247,7 +278,8 @@ def _build_extract_slice(ctx: Any, tree: Any) -> Op:
 @builds("tensor_insert_slice")
 def _build_insert_slice(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    src, dest = (ctx.use(n) for n in ps.all("value_use"))
+    src, dest = (typed_use(ctx, n, ctx.type(t))
+                 for n, t in zip(ps.all("value_use"), ps.all("type"), strict=True))
     attrs, dyn = _slice_attrs(ctx, ps, 2)
     return Op("tensor.insert_slice", [src, dest, *dyn], [ctx.type(ps.one("type", 1))], attrs,
               loc=ctx.loc(tree))
@@ -262,7 +294,7 @@ def _reassoc(ctx: Any, node: Any) -> ArrayAttr:
 @builds("tensor_expand_shape")
 def _build_expand_shape(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    src = ctx.use(ps.one("value_use"))
+    src = typed_use(ctx, ps.one("value_use"), ctx.type(ps.one("type")))
     static, dyn = parse_mixed(ctx, ps.one("tensor_mixed"))
     attrs = {"reassociation": _reassoc(ctx, ps.one("tensor_reassoc")),
              "static_output_shape": dense_i64(static)}
@@ -276,14 +308,14 @@ def _build_collapse_shape(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
     attrs = {"reassociation": _reassoc(ctx, ps.one("tensor_reassoc"))}
     attrs.update(_ad(ctx, ps))
-    return Op("tensor.collapse_shape", [ctx.use(ps.one("value_use"))],
+    return Op("tensor.collapse_shape", [typed_use(ctx, ps.one("value_use"), ctx.type(ps.one("type")))],
               [ctx.type(ps.one("type", 1))], attrs, loc=ctx.loc(tree))
 
 
 @builds("tensor_pad")
 def _build_pad(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    src = ctx.use(ps.one("value_use"))
+    src = typed_use(ctx, ps.one("value_use"), ctx.type(ps.one("type")))
     (sl, dl), (sh, dh) = (parse_mixed(ctx, m) for m in ps.all("tensor_mixed"))
     attrs: dict[str, Any] = {}
     if ps.has("tensor_nofold"):
@@ -300,7 +332,8 @@ def _build_pad(ctx: Any, tree: Any) -> Op:
 def _build_unary_to(name: str) -> Any:
     def build(ctx: Any, tree: Any) -> Op:
         ps = Parts(tree)
-        return Op(name, [ctx.use(ps.one("value_use"))], [ctx.type(ps.one("type", 1))],
+        return Op(name, [typed_use(ctx, ps.one("value_use"), ctx.type(ps.one("type")))],
+                  [ctx.type(ps.one("type", 1))],
                   _ad(ctx, ps), loc=ctx.loc(tree))
     return build
 
@@ -312,28 +345,33 @@ builds("tensor_bitcast")(_build_unary_to("tensor.bitcast"))
 @builds("tensor_dim")
 def _build_dim(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    src, idx = (ctx.use(n) for n in ps.all("value_use"))
+    sn, idn = ps.all("value_use")
+    src, idx = typed_use(ctx, sn, ctx.type(ps.one("type"))), typed_use(ctx, idn, IndexType())
     return Op("tensor.dim", [src, idx], [IndexType()], _ad(ctx, ps), loc=ctx.loc(tree))
 
 
 @builds("tensor_rank")
 def _build_rank(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    return Op("tensor.rank", [ctx.use(ps.one("value_use"))], [IndexType()], _ad(ctx, ps),
+    src = typed_use(ctx, ps.one("value_use"), ctx.type(ps.one("type")))
+    return Op("tensor.rank", [src], [IndexType()], _ad(ctx, ps),
               loc=ctx.loc(tree))
 
 
 @builds("tensor_from_elements")
 def _build_from_elements(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    return Op("tensor.from_elements", uses_of(ctx, ps.one("value_use_list")),
-              [ctx.type(ps.one("type"))], _ad(ctx, ps), loc=ctx.loc(tree))
+    t = ctx.type(ps.one("type"))
+    node = ps.one("value_use_list")
+    n = 0 if node is None else len(node.children)
+    return Op("tensor.from_elements", typed_uses(ctx, node, [elem_type(t)] * n), [t],
+              _ad(ctx, ps), loc=ctx.loc(tree))
 
 
 @builds("tensor_generate")
 def _build_generate(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    return Op("tensor.generate", uses_of(ctx, ps.one("value_use_list")),
+    return Op("tensor.generate", index_uses(ctx, ps.one("value_use_list")),
               [ctx.type(ps.one("type"))], _ad(ctx, ps), [ctx.region(ps.one("region"))],
               loc=ctx.loc(tree))
 
@@ -343,14 +381,16 @@ def _build_concat(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
     attrs = {"dim": IntegerAttr(node_int(ps.one("integer")), IntegerType(64))}
     attrs.update(_ad(ctx, ps))
-    return Op("tensor.concat", uses_of(ctx, ps.one("value_use_list")),
+    ins = typed_uses(ctx, ps.one("value_use_list"), ctx.types(ps.one("type_list_parens")))
+    return Op("tensor.concat", ins,
               [ctx.type(ps.one("type"))], attrs, loc=ctx.loc(tree))
 
 
 @builds("tensor_reshape")
 def _build_reshape(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    src, shape = (ctx.use(n) for n in ps.all("value_use"))
+    src, shape = typed_uses_nodes(ctx, ps.all("value_use"), ctx.types(ps.one("type_list_parens")),
+                                  tree)
     return Op("tensor.reshape", [src, shape], [ctx.type(ps.one("type"))], _ad(ctx, ps),
               loc=ctx.loc(tree))
 
@@ -359,15 +399,17 @@ def _build_reshape(ctx: Any, tree: Any) -> Op:
 def _build_splat(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
     sizes = ps.one("tensor_splat_sizes")
-    dyn = uses_of(ctx, sizes.children[0]) if sizes is not None else []
-    return Op("tensor.splat", [ctx.use(ps.one("value_use")), *dyn], [ctx.type(ps.one("type"))],
+    dyn = index_uses(ctx, sizes.children[0]) if sizes is not None else []
+    t = ctx.type(ps.one("type"))
+    return Op("tensor.splat", [typed_use(ctx, ps.one("value_use"), elem_type(t)), *dyn], [t],
               _ad(ctx, ps), loc=ctx.loc(tree))
 
 
 @builds("tensor_yield")
 def _build_yield(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    return Op("tensor.yield", [ctx.use(ps.one("value_use"))], [], _ad(ctx, ps),
+    v = typed_use(ctx, ps.one("value_use"), ctx.type(ps.one("type")))
+    return Op("tensor.yield", [v], [], _ad(ctx, ps),
               loc=ctx.loc(tree))
 
 
