@@ -136,6 +136,11 @@ class Facts:
             self._add("tensor", i)
         if T.is_memref(v.type):
             self._add("memref", i)
+        shape = getattr(v.type, "shape", None)
+        if shape is not None and (T.is_tensor(v.type) or T.is_memref(v.type)):
+            self._add("value_rank", i, len(shape))
+            for d, n in enumerate(shape):
+                self._add("shape_dim", i, d, -1 if n is None or n < 0 else n)
         n = T.static_bytes(v.type)
         if n is not None and n <= INT32_MAX:
             self._add("type_bytes", i, n)
