@@ -18,8 +18,15 @@ from pathlib import Path
 
 import pytest
 from bufferlog.frontend.dialects import DYNAMIC, PRINTERS
-from bufferlog.frontend.dialects.linalg import NAMED_OPS, iterator_types, linalg_ins_outs
+from bufferlog.frontend.dialects.linalg import (
+    NAMED_OPS,
+    iterator_types,
+    linalg_ins_outs,
+    tied_init,
+    tied_result,
+)
 from bufferlog.frontend.dialects.tensor import (
+    dest_operand,
     empty_sizes,
     expand_output_shape,
     pad_params,
@@ -29,6 +36,8 @@ from bufferlog.frontend.dialects.tensor import (
 from bufferlog.frontend.ir import BlockArg, OpResult
 from bufferlog.frontend.parser import MLIRSyntaxError, parse
 from bufferlog.frontend.printer import print_module
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 MLIR_OPT = shutil.which("mlir-opt-22")
 needs_oracle = pytest.mark.skipif(MLIR_OPT is None, reason="mlir-opt-22 not installed")
@@ -552,3 +561,48 @@ def test_type_mismatches_are_rejected(body: str, msg: str) -> None:
     with pytest.raises(MLIRSyntaxError, match=msg) as ei:
         parse(wrap("%t: tensor<4xf32>, %i: index", body), "bad.mlir")
     assert ei.value.loc.line == 3
+
+
+# -- property: random static/dynamic mixes survive parse -> print -> parse ----------------
+
+_entry = st.one_of(st.integers(0, 7), st.sampled_from(["%i", "%j"]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 3).flatmap(lambda r: st.tuples(*[st.lists(_entry, min_size=r, max_size=r)] * 3)))
+def test_slice_mixes_roundtrip(lists) -> None:
+    offs, sizes, strides = lists
+    rank = len(offs)
+    res = "tensor<" + "".join("?x" if isinstance(s, str) else f"{s}x" for s in sizes) + "f32>"
+    src = "tensor<" + "?x" * rank + "f32>"
+
+    def fmt(xs):
+        return "[" + ", ".join(map(str, xs)) + "]"
+
+    body = (f"  %0 = tensor.extract_slice %t{fmt(offs)} {fmt(sizes)} {fmt(strides)} : {src} to {res}\n"
+            f"  %1 = tensor.insert_slice %0 into %t{fmt(offs)} {fmt(sizes)} {fmt(strides)} : {res} into {src}")
+    text = wrap(f"%t: {src}, %i: index, %j: index", body)
+    m = parse(text)
+    ex, ins = [op for op in m.walk() if op.dialect == "tensor"]
+    names = lambda xs: [x if isinstance(x, int) else "%" + x.name for x in xs]  # noqa: E731
+    for op in (ex, ins):
+        got = slice_params(op)
+        assert [names(g) for g in got] == [offs, sizes, strides]
+    printed = print_module(m)
+    assert print_module(parse(printed)) == printed
+    assert fmt(offs) in printed and f"{fmt(sizes)} {fmt(strides)}" in printed
+
+
+def test_tied_operands() -> None:
+    m = parse(snippet_text("generic_multi"))
+    g = _first(m, "linalg.generic")
+    _, outs = linalg_ins_outs(g)
+    assert [tied_init(r) for r in g.results] == outs
+    assert tied_result(g, 2) is g.results[1] and tied_result(g, 0) is None
+    m = parse(snippet_text("fill_copy"))
+    fills = [op for op in m.walk() if op.name == "linalg.fill"]
+    assert tied_init(fills[0].result).name == "t" and not fills[1].results
+    m = parse(snippet_text("extract_insert"))
+    ins = _first(m, "tensor.insert")
+    assert dest_operand(ins).name == "t"
+    assert dest_operand(_first(m, "tensor.extract")) is None

@@ -16,7 +16,7 @@ Representation (as in MLIR's generic form):
   ``dimensions``; both with their region (short forms ``{ arith.addf }`` are expanded).
 * ``linalg.index``: property ``dim``; ``linalg.yield``: its operands.
 
-Helpers for the analysis: :func:`linalg_ins_outs`, :func:`tied_result`,
+Helpers for the analysis: :func:`linalg_ins_outs`, :func:`tied_result`, :func:`tied_init`,
 :func:`iterator_types`, :func:`is_structured`, :data:`NAMED_OPS`.
 """
 
@@ -107,14 +107,27 @@ def linalg_ins_outs(op: Op) -> tuple[list[Value], list[Value]]:
     raise ValueError(f"{op.name} is not a linalg structured op")
 
 
-def tied_result(op: Op, init: Value) -> Value | None:
-    """The result tied to an ``outs`` operand (tensor semantics), or None."""
-    _, outs = linalg_ins_outs(op)
-    tensor_outs = [v for v in outs if isinstance(v.type, TensorType | UnrankedTensorType)]
-    for v, r in zip(tensor_outs, op.results, strict=False):
-        if v is init:
-            return r
+def tied_result(op: Op, operand_index: int) -> Value | None:
+    """The result tied to operand #``operand_index`` when it is a tensor ``outs`` operand
+    (by position: the same value may appear twice), else None."""
+    ins, outs = linalg_ins_outs(op)
+    k = 0
+    for i, v in enumerate(outs, start=len(ins)):
+        if isinstance(v.type, TensorType | UnrankedTensorType):
+            if i == operand_index:
+                return op.results[k] if k < len(op.results) else None
+            k += 1
     return None
+
+
+def tied_init(result: Value) -> Value | None:
+    """The ``outs`` operand a structured op's tensor result is tied to, or None."""
+    op = getattr(result, "op", None)
+    if op is None or not is_structured(op):
+        return None
+    tensor_outs = [v for v in linalg_ins_outs(op)[1]
+                   if isinstance(v.type, TensorType | UnrankedTensorType)]
+    return tensor_outs[result.index] if result.index < len(tensor_outs) else None
 
 
 def iterator_types(op: Op) -> list[str]:

@@ -15,7 +15,7 @@ Ops keep MLIR's operand order and property names (see ``--mlir-print-op-generic`
 
 Helpers for the analysis: :func:`slice_params`, :func:`pad_params`,
 :func:`expand_output_shape`, :func:`reassociation`, :func:`empty_sizes`,
-:func:`mixed_list`.
+:func:`mixed_list`, :func:`dest_operand`.
 """
 
 from __future__ import annotations
@@ -216,6 +216,14 @@ def empty_sizes(op: Op) -> list[int | Value]:
     dyn = op.operands[1:] if op.name == "tensor.splat" else op.operands
     it = iter(dyn)
     return [next(it) if d is None else d for d in t.shape]
+
+
+def dest_operand(op: Op) -> Value | None:
+    """The destination tensor a ``tensor.insert`` / ``tensor.insert_slice`` result is
+    tied to (destination-passing style), else None."""
+    if op.name in ("tensor.insert", "tensor.insert_slice"):
+        return op.operands[1]
+    return None
 
 
 # -- builders ----------------------------------------------------------------------------
