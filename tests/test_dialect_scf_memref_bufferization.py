@@ -480,3 +480,18 @@ def test_dealloc_structure() -> None:
 def test_type_errors_are_located(body: str) -> None:
     with pytest.raises(MLIRSyntaxError):
         parse(fn("%m: memref<8xf32>, %i: index", body), "bad.mlir")
+
+
+# ---- the shared corpus ------------------------------------------------------------------
+
+CORPUS = sorted(p for d in ("seeds", "torch") for p in (oracle.SHARED / "corpus" / d).glob("*.mlir")
+                if re.search(r"\b(scf|memref|bufferization)\.", p.read_text()))
+
+
+@needs_oracle
+@pytest.mark.oracle
+@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+def test_corpus_files_with_these_dialects_roundtrip(path) -> None:
+    text = path.read_text()
+    printed = print_module(parse(text, str(path)))
+    assert oracle.normalize(printed) == oracle.normalize(text)
