@@ -75,9 +75,9 @@ COLUMNS: list[Column] = [
     Column("written_operands", "int", "tensor operands the op writes (rules/ops.dl `writes`)"),
     Column("inplace_operands", "int", "tensor operands the analysis bufferizes in place"),
     Column("inplace_pct", "float", "100 * in-place / decided tensor operands"),
-    Column("copies", "int", "buffer copies in the bufferized output (memref.copy, linalg.copy)"),
+    Column("copies", "int", "tensor inputs: out-of-place operands (each bufferizes to an alloc + copy), from the analysis; memref inputs: memref.copy/linalg.copy in the deallocated output"),
     Column("bytes_copied", "int", "static bytes of those copies (null if any has a dynamic shape)"),
-    Column("allocs", "int", "memref.alloc / memref.realloc ops in the bufferized output"),
+    Column("allocs", "int", "memref.alloc / memref.realloc ops in the bufferized output (null until the bufferize backend exists, except for memref inputs)"),
     Column("deallocs", "int", "memref.dealloc + bufferization.dealloc ops in the output"),
     Column("dealloc_checks", "int", "runtime dealloc checks: conditional deallocs (scf.if-guarded or bufferization.dealloc with a non-constant condition) + dealloc_helper calls"),
     Column("conflicts", "int", "conflicts the analysis found (total)"),
@@ -332,9 +332,118 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
 
 
 def _fill_analysis(module: Any, text: str, options: BatchOptions, row: dict) -> None:
-    """In-place decisions, conflicts, copies, deallocation figures: filled from the
-    analysis and backend APIs once they exist in this build; left null otherwise."""
-    return None
+    """In-place decisions and conflicts from the One-Shot analysis
+    (``engine.oneshot.analyze_module``); for memref-level inputs, the deallocation
+    backend's output figures. A figure with no producing API in this build stays null."""
+    from bufferlog.frontend import types as T
+
+    from .oneshot import analyze_module, operand_annotations
+    from .run import resolve_engine
+
+    row["engine"] = resolve_engine(options.engine)
+    facts, an, dec = analyze_module(module, options.strategy, options.engine, options.rules_dir)
+    row["written_operands"] = len(an.writes & set(an.tuse))
+    decided = [x for vals in operand_annotations(an, dec).values() for x in vals if x != "none"]
+    row["inplace_operands"] = decided.count("true")
+    if decided:
+        row["inplace_pct"] = round(100.0 * decided.count("true") / len(decided), 2)
+    out_of_place = [u for u in dec.order if dec.inplace.get(u) is False]
+    row["copies"] = len(out_of_place)
+    sizes = [an.bytes.get(an.tuse[u]) for u in out_of_place]
+    row["bytes_copied"] = None if None in sizes else sum(sizes)
+    kinds = Counter(c.kind.replace("-", "_") for c in dec.conflicts.values())
+    row["conflicts"] = sum(kinds.values())
+    row["conflicts_by_kind"] = dict(sorted(kinds.items()))
+    if options.explain:
+        row["_explain"] = explain_copies(an, dec, out_of_place)
+    has_tensors = any(T.is_tensor(v.type) for op in module.walk() for v in op.results) or \
+        any(T.is_tensor(v.type) for op in module.walk() for r in op.regions
+            for b in r.blocks for v in b.args)
+    if not has_tensors:  # memref IR: the dealloc backend applies directly
+        from bufferlog.backend.dealloc import deallocate
+
+        row.pop("_explain", None)  # no tensor copies to explain
+        stats = deallocate(module, engine=options.engine)
+        figs = count_module_figures(module)
+        row.update(copies=figs["copies"], bytes_copied=figs["bytes_copied"],
+                   allocs=figs["allocs"], deallocs=figs["deallocs"],
+                   dealloc_checks=stats.conditional + stats.runtime)
+
+
+def explain_copies(an: Any, dec: Any, out_of_place: list) -> str:
+    """Why each out-of-place operand is copied, from the analysis' conflict records."""
+
+    def loc(o: int) -> str:
+        f, ln, c = an.loc.get(o, ("?", 0, 0))
+        return f"{f}:{ln}:{c}"
+
+    def use(u: tuple | None) -> str:
+        if u is None:
+            return "?"
+        return f"operand #{u[1]} of {an.name.get(u[0], '?')} at {loc(u[0])}"
+
+    lines = [f"{len(out_of_place)} copies (out-of-place tensor operands)", ""]
+    for n, u in enumerate(out_of_place, 1):
+        lines.append(f"copy {n}: {use(u)}")
+        b = an.bytes.get(an.tuse.get(u))
+        lines.append(f"  bytes: {b if b is not None else 'dynamic'}")
+        c = dec.conflicts.get(u)
+        if c is None:
+            lines.append("  reason: not recorded by the analysis")
+        elif c.kind == "raw":
+            lines.append("  reason: read-after-write conflict if bufferized in place")
+            lines.append(f"    definition: value {_value_label(an, c.definition)}")
+            lines.append(f"    conflicting write: {use(c.write)}")
+            lines.append(f"    later read: {use(c.read)}")
+        else:
+            lines.append(f"  reason: {c.kind} (in-place would write a read-only buffer)")
+            if c.definition is not None:
+                lines.append(f"    buffer of: value {_value_label(an, c.definition)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _value_label(an: Any, v: int | None) -> str:
+    if v is None:
+        return "?"
+    if v in an.result_of:
+        o, i = an.result_of[v]
+        return f"result #{i} of {an.name.get(o, '?')} at {an._loc(o) if hasattr(an, '_loc') else o}"
+    if v in an.bbarg_of:
+        b, i = an.bbarg_of[v]
+        return f"block argument #{i} (block {b})"
+    return str(v)
+
+
+def count_module_figures(module: Any) -> dict[str, int | None]:
+    """Copies, bytes copied, allocs, deallocs, runtime checks in a memref IR module."""
+    from bufferlog.frontend import types as T
+
+    copies = allocs = deallocs = checks = 0
+    nbytes: int | None = 0
+
+    def walk(op: Any, guarded: bool) -> None:
+        nonlocal copies, allocs, deallocs, checks, nbytes
+        n = op.name
+        if n in ("memref.copy", "linalg.copy"):
+            copies += 1
+            b = T.static_bytes(op.operands[0].type) if op.operands else None
+            nbytes = None if b is None or nbytes is None else nbytes + b
+        elif n in ("memref.alloc", "memref.realloc"):
+            allocs += 1
+        elif n in ("memref.dealloc", "bufferization.dealloc"):
+            deallocs += 1
+            checks += n == "bufferization.dealloc" or guarded
+        elif n == "func.call" and "dealloc_helper" in str(op.attrs.get("callee", "")):
+            checks += 1
+        for r in op.regions:
+            for blk in r.blocks:
+                for sub in blk.ops:
+                    walk(sub, guarded or n == "scf.if")
+
+    walk(module.module_op, False)
+    return {"copies": copies, "bytes_copied": nbytes, "allocs": allocs,
+            "deallocs": deallocs, "dealloc_checks": checks}
 
 
 # ---------------------------------------------------------------------------------

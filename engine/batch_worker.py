@@ -1,5 +1,5 @@
 """Preloaded by the batch executor's fork server: imports the per-file code and builds
-the parser tables once, so every worker process forks with them ready (building the
+the parser tables and loads the rules once, so every worker process forks with them ready (building the
 LALR tables takes seconds; parsing a small file takes milliseconds)."""
 
 from __future__ import annotations
@@ -24,10 +24,9 @@ func.func @f(%a: tensor<4xf32>, %i: index) -> (tensor<4xf32>, f32) {
 
 def warm() -> None:
     try:
-        from bufferlog.frontend.parser import get_lark, parse
+        from bufferlog.engine.batch import analyze_file
 
-        get_lark()
-        parse(_SAMPLE, "<warm-up>")
+        analyze_file("<warm-up>", None, _SAMPLE.encode())
     except Exception:  # a broken parser shows up per file, with its message
         pass
 
