@@ -454,7 +454,7 @@ _OP_LINE = re.compile(
     r'^(?P<indent>\s*)(?:%[^=]*=\s*)?"?(?P<name>[A-Za-z_][\w$]*\.[\w$.]+)"?[\s(<{@%:]')
 _ELEM_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i1": 8, "i8": 8, "i16": 16,
               "i32": 32, "i64": 64, "index": 64}
-_MEMREF = re.compile(r"memref<([^>]*)>")
+_MEMREF = re.compile(r"memref<([^<>]*(?:<[^<>]*>[^<>]*)*)>")
 
 
 def _memref_bytes(spec: str) -> int | None:
@@ -468,10 +468,12 @@ def _memref_bytes(spec: str) -> int | None:
 
 def count_memref_figures(ir: str) -> dict[str, int | None]:
     """Copies, bytes copied, allocs, deallocs and runtime dealloc checks in memref IR
-    text, as printed by mlir-opt (one op per line; nesting read from indentation)."""
+    text as printed by mlir-opt (one op per line; nesting read from indentation). Ops in
+    ``dealloc_helper`` functions and the index/i1 bookkeeping buffers of lowered
+    deallocations are runtime-check machinery, not data buffers: not counted."""
     copies = allocs = deallocs = checks = 0
     nbytes: int | None = 0
-    stack: list[tuple[int, str]] = []
+    stack: list[tuple[int, str, bool]] = []  # (indent, op name, inside a helper)
     for line in ir.splitlines():
         m = _OP_LINE.match(line)
         if not m:
@@ -479,20 +481,31 @@ def count_memref_figures(ir: str) -> dict[str, int | None]:
         ind, name = len(m["indent"]), m["name"]
         while stack and stack[-1][0] >= ind:
             stack.pop()
+        in_helper = bool(stack and stack[-1][2])
+        if name == "func.func":
+            stack.append((ind, name, "@dealloc_helper" in line))
+            continue
+        stack.append((ind, name, in_helper))
+        if in_helper:
+            continue
+        types = _MEMREF.findall(line[m.end():])
+        elem = types[-1].split(",")[0].split("x")[-1].strip() if types else ""
         if name in ("memref.copy", "linalg.copy"):
+            if name == "linalg.copy" and not types:
+                continue
             copies += 1
-            mm = _MEMREF.search(line[m.end():])
-            b = _memref_bytes(mm.group(1)) if mm else None
+            b = _memref_bytes(types[-1]) if types else None
             nbytes = None if b is None or nbytes is None else nbytes + b
         elif name in ("memref.alloc", "memref.realloc"):
-            allocs += 1
-        elif name in ("memref.dealloc", "bufferization.dealloc"):
+            allocs += elem not in ("index", "i1")
+        elif name == "bufferization.dealloc":
             deallocs += 1
-            if name == "bufferization.dealloc" or any(n == "scf.if" for _, n in stack):
-                checks += 1
-        elif name == "func.call" and "dealloc_helper" in line:
             checks += 1
-        stack.append((ind, name))
+        elif name == "memref.dealloc" and elem not in ("index", "i1"):
+            deallocs += 1
+            checks += any(n == "scf.if" for _, n, _ in stack[:-1][-1:])
+        elif name == "func.call" and "@dealloc_helper" in line:
+            checks += 1
     return {"copies": copies, "bytes_copied": nbytes, "allocs": allocs,
             "deallocs": deallocs, "dealloc_checks": checks}
 

@@ -5,7 +5,7 @@ quoting (Soufflé's default).  Hence a symbol written to a file cannot contain a
 newline or a carriage return: writing one is a :class:`MalformedFacts` error (the
 embedded engine takes such symbols in memory).  Numbers are 32-bit signed (Soufflé's
 default build); reading accepts an optional sign, decimal digits, ``0x`` hex and ``0b``
-binary.  A missing ``<rel>.facts`` for an ``.input`` relation means the relation is empty.
+binary.  Symbols cannot contain NUL (neither engine can).  A missing ``<rel>.facts`` for an ``.input`` relation means the relation is empty.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ def normalize(prog: Program, facts: Mapping[str, Iterable[Tuple]] | None) -> Fac
                         raise MalformedFacts(f"{where}, column {j}: {v} is outside 32-bit range")
                 elif not isinstance(v, str):
                     raise MalformedFacts(f"{where}, column {j}: expected a symbol (str), got {v!r}")
+                elif "\0" in v:
+                    raise MalformedFacts(f"{where}, column {j}: symbols cannot contain NUL")
             if row not in seen:
                 seen.add(row)
                 out[rel].append(row)
@@ -93,6 +95,9 @@ def read_table(path: Path, rel: str, types: list[str]) -> list[Tuple]:
                     raise MalformedFacts(
                         f"relation '{rel}', column {j}: expected a number, got {cell!r}",
                         f"{path}:{n}:{col}") from None
+            elif "\0" in cell:
+                raise MalformedFacts(f"relation '{rel}', column {j}: symbols cannot contain NUL",
+                                     f"{path}:{n}:{col}")
             else:
                 row.append(cell)
             col += len(cell) + 1

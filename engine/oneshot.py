@@ -107,7 +107,7 @@ class Analysis:
         self.result_of = {v: (o, i) for v, o, i in rows["result"]}
         self.bbarg_of = {v: (b, i) for v, b, i in rows["block_arg"]}
         self.results: dict[int, list[int]] = defaultdict(list)
-        for v, o, i in sorted(rows["result"], key=lambda t: (t[1], t[2])):
+        for v, o, _i in sorted(rows["result"], key=lambda t: (t[1], t[2])):
             self.results[o].append(v)
         self.tuse: dict[tuple[int, int], int] = {(o, i): v for o, i, v in rel["tuse"]}
         self.uses: dict[int, list[tuple[int, int]]] = defaultdict(list)

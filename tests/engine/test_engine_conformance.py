@@ -13,6 +13,8 @@ import pytest
 from bufferlog.engine import Program, run
 from bufferlog.engine.facts_io import read_table
 from engine_helpers import ENGINE_MODES, need
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent / "conformance"
 PROGRAMS = sorted(p.name for p in ROOT.iterdir() if (p / "prog.dl").is_file())
@@ -64,3 +66,11 @@ def test_souffle_and_embedded_agree_on_all_relations():
                 if not any("\t" in v for row in rows for v in row if isinstance(v, str))]
         b = run(case / "prog.dl", case / "facts", engine="souffle", relations=rels)
         assert {r: a.relations[r] for r in rels} == b.relations, name
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.text(st.characters(blacklist_characters="\x00"), max_size=8), st.integers(-(2**31), 2**31 - 1)), max_size=8))
+def test_any_symbol_and_number_round_trip(rows):
+    prog = Program.from_text(".decl i(s: symbol, n: number)\n.input i\n"
+                             ".decl o(s: symbol, n: number)\n.output o\no(s, n) :- i(s, n).\n")
+    assert run(prog, {"i": rows}, engine="embedded").relations["o"] == set(rows)
