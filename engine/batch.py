@@ -452,18 +452,28 @@ def count_module_figures(module: Any) -> dict[str, int | None]:
 
 _OP_LINE = re.compile(
     r'^(?P<indent>\s*)(?:%[^=]*=\s*)?"?(?P<name>[A-Za-z_][\w$]*\.[\w$.]+)"?[\s(<{@%:]')
+_CALL_LINE = re.compile(r"^(?P<indent>\s*)(?:%[^=]*=\s*)?(?P<name>call)\s+@")
 _ELEM_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i1": 8, "i8": 8, "i16": 16,
               "i32": 32, "i64": 64, "index": 64}
 _MEMREF = re.compile(r"memref<([^<>]*(?:<[^<>]*>[^<>]*)*)>")
 
 
+_SHAPE = re.compile(r"^((?:(?:\d+|\?)x)*)(.+)$")
+
+
+def _memref_shape(spec: str) -> tuple[list[str], str]:
+    m = _SHAPE.match(spec.split(",")[0].strip())
+    if m is None:
+        return [], spec
+    return [d for d in m.group(1).split("x") if d], m.group(2)
+
+
 def _memref_bytes(spec: str) -> int | None:
-    parts = spec.split(",")[0].strip().split("x")
-    elem = parts[-1]
+    dims, elem = _memref_shape(spec)
     bits = _ELEM_BITS.get(elem)
-    if bits is None or any(not d.isdigit() for d in parts[:-1]):
+    if bits is None or any(not d.isdigit() for d in dims):
         return None
-    return bits // 8 * math.prod(int(d) for d in parts[:-1])
+    return bits // 8 * math.prod(int(d) for d in dims)
 
 
 def count_memref_figures(ir: str) -> dict[str, int | None]:
@@ -475,10 +485,12 @@ def count_memref_figures(ir: str) -> dict[str, int | None]:
     nbytes: int | None = 0
     stack: list[tuple[int, str, bool]] = []  # (indent, op name, inside a helper)
     for line in ir.splitlines():
-        m = _OP_LINE.match(line)
+        m = _OP_LINE.match(line) or _CALL_LINE.match(line)
         if not m:
             continue
         ind, name = len(m["indent"]), m["name"]
+        if name == "call":
+            name = "func.call"
         while stack and stack[-1][0] >= ind:
             stack.pop()
         in_helper = bool(stack and stack[-1][2])
@@ -489,7 +501,7 @@ def count_memref_figures(ir: str) -> dict[str, int | None]:
         if in_helper:
             continue
         types = _MEMREF.findall(line[m.end():])
-        elem = types[-1].split(",")[0].split("x")[-1].strip() if types else ""
+        elem = _memref_shape(types[-1])[1] if types else ""
         if name in ("memref.copy", "linalg.copy"):
             if name == "linalg.copy" and not types:
                 continue
