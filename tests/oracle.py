@@ -72,13 +72,16 @@ MEMCOUNT_SO = Path(os.environ.get("MEMCOUNT_SO", REPO / "build" / "libmemcount.s
 #: One-Shot Bufferize options of the reference pipeline (DESIGN.md §5).
 REFERENCE_OSB = "bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
 
-#: Lowering from bufferized (memref) IR to the LLVM dialect, DESIGN.md §5.
+#: Lowering from bufferized (memref) IR to the LLVM dialect, DESIGN.md §5 -- plus a
+#: second --lower-affine after --expand-strided-metadata, without which programs with
+#: dynamic-offset subviews keep an affine.apply that mlir-runner cannot parse.
 LOWERING_PASSES = [
     "--convert-bufferization-to-memref",
     "--convert-linalg-to-loops",
     "--lower-affine",
     "--convert-scf-to-cf",
     "--expand-strided-metadata",
+    "--lower-affine",  # expand-strided-metadata makes affine.apply (subview offsets)
     "--finalize-memref-to-llvm",
     "--convert-arith-to-llvm",
     "--convert-index-to-llvm",
@@ -207,21 +210,33 @@ def normalize(text: str) -> str:
     return mlir_opt(text)
 
 
-def reference_analysis(text: str, options: str = "") -> str:
+def reference_analysis(text: str, options: str = "", loop_allocs: bool = True) -> str:
     """One-Shot analysis only: tensor IR annotated with ``__inplace_operands_attr__``
-    (and ``"C_i[...]"`` conflict markers from ``print-conflicts``)."""
+    (and ``"C_i[...]"`` conflict markers from ``print-conflicts``).
+
+    ``loop_allocs`` adds ``allow-return-allocs-from-loops`` (needed, DESIGN.md §5, as soon
+    as a loop yields a value not equivalent to its iter_arg; it does not change any
+    in-place decision, it only lifts the "not equivalent" verification error)."""
     osb = "bufferize-function-boundaries test-analysis-only print-conflicts"
+    if loop_allocs:
+        osb += " allow-return-allocs-from-loops"
     if options:
         osb += " " + options
     return mlir_opt(text, f"--one-shot-bufferize={osb}")
 
 
-def reference_bufferize(text: str, dealloc: bool = True, options: str = "") -> str:
+def reference_bufferize(text: str, dealloc: bool = True, options: str = "",
+                        loop_allocs: bool = True) -> str:
     """The reference pipeline of DESIGN.md §5: One-Shot Bufferize across function
     boundaries with identity-layout-map signatures, then (``dealloc``) the
     ``--buffer-deallocation-pipeline``.  ``options`` are appended to the One-Shot options
-    (e.g. ``"allow-return-allocs-from-loops"`` or ``"copy-before-write"``)."""
-    osb = REFERENCE_OSB + (" " + options if options else "")
+    (e.g. ``"copy-before-write"``); ``loop_allocs`` adds ``allow-return-allocs-from-loops``
+    (see :func:`reference_analysis`)."""
+    osb = REFERENCE_OSB
+    if loop_allocs:
+        osb += " allow-return-allocs-from-loops"
+    if options:
+        osb += " " + options
     passes = [f"--one-shot-bufferize={osb}"]
     if dealloc:
         passes.append("--buffer-deallocation-pipeline")
@@ -507,8 +522,10 @@ def run_program(memref_ir_text: str, count: bool = True, entry: str = "main",
     if m:
         counts = [int(g) for g in m.groups()]
     if proc.returncode != 0 and m is None and (
-            "JIT session error" in proc.stderr or "Symbols not found" in proc.stderr):
-        raise OracleError("mlir-runner could not link the program", proc.stderr,
+            "JIT session error" in proc.stderr or "Symbols not found" in proc.stderr
+            or "could not parse the input IR" in proc.stderr):
+        raise OracleError("mlir-runner could not load the program (incomplete lowering "
+                          "or missing symbol)", proc.stderr,
                           input_text=memref_ir_text)
     return RunResult(proc.stdout, mask_addresses(proc.stdout), *counts,
                      returncode=proc.returncode, stderr=proc.stderr)
