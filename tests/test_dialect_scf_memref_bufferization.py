@@ -210,6 +210,11 @@ memref.global constant @s : memref<f64> = dense<3.5>"""),
     "memref_extract_strided_metadata": fn("%m: memref<4x8xf32>, %r: memref<f32>", """
   %base, %off, %sz:2, %st:2 = memref.extract_strided_metadata %m : memref<4x8xf32> -> memref<f32>, index, index, index, index, index
   %b0, %o0 = memref.extract_strided_metadata %r : memref<f32> -> memref<f32>, index"""),
+    "memref_reshape_memory_space_cast": fn(
+        "%m: memref<4x1xf32>, %s: memref<1xi32>, %d: memref<?xi64>, %u: memref<?xf32, 1>", """
+  %a = memref.reshape %m(%s) : (memref<4x1xf32>, memref<1xi32>) -> memref<4xf32>
+  %b = memref.reshape %m(%d) : (memref<4x1xf32>, memref<?xi64>) -> memref<*xf32>
+  %c = memref.memory_space_cast %u : memref<?xf32, 1> to memref<?xf32>"""),
     # ---- bufferization
     "bufz_to_tensor_to_buffer": fn("%m: memref<4xf32>, %t: tensor<4xf32>", """
   %a = bufferization.to_tensor %m restrict writable : memref<4xf32> to tensor<4xf32>

@@ -22,6 +22,7 @@ from ..attrs import (
 )
 from ..ir import Op, Value
 from ..types import (
+    FunctionType,
     IndexType,
     IntegerType,
     MemRefType,
@@ -289,6 +290,39 @@ def print_cast(p: Any, op: Op) -> str:
     (src,) = op.operands
     return (f"memref.cast {p.value(src)}" + attr_dict(p, op)
             + f" : {p.type(src.type)} to {p.type(op.result.type)}")
+
+
+@builds("memref_memory_space_cast")
+def build_memory_space_cast(ctx: Any, tree: Tree) -> Op:
+    src_t, res_t = _types(ctx, tree)
+    return Op("memref.memory_space_cast", [typed_use(ctx, kid(tree, "value_use"), src_t)],
+              [res_t], _attrs(ctx, tree), loc=ctx.loc(tree))
+
+
+@prints("memref.memory_space_cast")
+def print_memory_space_cast(p: Any, op: Op) -> str:
+    (src,) = op.operands
+    return (f"memref.memory_space_cast {p.value(src)}" + attr_dict(p, op)
+            + f" : {p.type(src.type)} to {p.type(op.result.type)}")
+
+
+@builds("memref_reshape")
+def build_reshape(ctx: Any, tree: Tree) -> Op:
+    ty_node = kid(tree, "type")
+    fn = ctx.type(ty_node)
+    if not isinstance(fn, FunctionType) or len(fn.inputs) != 2 or len(fn.results) != 1:
+        ctx.error(ty_node, "memref.reshape expects `(source_type, shape_type) -> result_type`")
+    src, shape = (typed_use(ctx, n, t)
+                  for n, t in zip(kids(tree, "value_use"), fn.inputs, strict=True))
+    return Op("memref.reshape", [src, shape], list(fn.results), _attrs(ctx, tree),
+              loc=ctx.loc(tree))
+
+
+@prints("memref.reshape")
+def print_reshape(p: Any, op: Op) -> str:
+    src, shape = op.operands
+    fn = FunctionType((src.type, shape.type), (op.result.type,))
+    return f"memref.reshape {p.value(src)}({p.value(shape)})" + attr_dict(p, op) + " : " + p.type(fn)
 
 
 @builds("memref_dim")
