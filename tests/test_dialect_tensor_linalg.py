@@ -556,6 +556,10 @@ def test_corpus_roundtrip(path: Path) -> None:
      "expects different type"),
     ("  %0 = tensor.concat dim(0) %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>",
      "1 operands present, but expected 2"),
+    ("  %0 = linalg.copy ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>)",
+     "result types must match"),
+    ("  %0 = linalg.copy ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) -> tensor<5xf32>",
+     "result types must match"),
 ])
 def test_type_mismatches_are_rejected(body: str, msg: str) -> None:
     with pytest.raises(MLIRSyntaxError, match=msg) as ei:

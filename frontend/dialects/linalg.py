@@ -176,6 +176,16 @@ def _results(ctx: Any, ps: Parts) -> list[Any]:
     return [ctx.type(t) for t in _find_all(inner, "type")]
 
 
+def _checked_results(ctx: Any, tree: Any, ps: Parts, outs: list[Value]) -> list[Any]:
+    """The ``-> T`` result types; one per tensor ``outs`` operand, matching its type."""
+    res = _results(ctx, ps)
+    want = _tensor_results(outs)
+    if res != want:
+        ctx.error(tree, "result types must match the tensor outs operands: expected "
+                        f"({', '.join(map(str, want))}), got ({', '.join(map(str, res))})")
+    return res
+
+
 def _find_all(node: Any, name: str) -> list[Any]:
     out = []
     for c in getattr(node, "children", []):
@@ -200,7 +210,8 @@ def _build_named(ctx: Any, tree: Any) -> Op:
     attrs["operandSegmentSizes"] = seg_sizes(len(ins), len(outs))
     for d in ps.all("attr_dict"):
         attrs.update(attr_dict_of(ctx, d))
-    return Op(name, [*ins, *outs], _results(ctx, ps), attrs, loc=ctx.loc(tree))
+    return Op(name, [*ins, *outs], _checked_results(ctx, tree, ps, outs), attrs,
+              loc=ctx.loc(tree))
 
 
 @builds("linalg_generic")
@@ -223,7 +234,8 @@ def _build_generic(ctx: Any, tree: Any) -> Op:
     if extra is not None:
         attrs.update(attr_dict_of(ctx, extra.children[0]))
     region = ctx.region(ps.one("region"))
-    return Op("linalg.generic", [*ins, *outs], _results(ctx, ps), attrs, [region],
+    return Op("linalg.generic", [*ins, *outs], _checked_results(ctx, tree, ps, outs), attrs,
+              [region],
               loc=ctx.loc(tree))
 
 
