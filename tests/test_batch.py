@@ -1,0 +1,347 @@
+"""``bufferlog batch``: error rows, figures vs independent counts, cache, timeout, Dask,
+Ctrl-C, reports (JSON, CSV, HTML rendered in headless Chromium)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from bufferlog.engine import batch as B
+
+from bufferlog.cli import main
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import oracle  # noqa: E402
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+if not CORPUS.is_dir():
+    CORPUS = Path("/work/shared/corpus")
+GOOD = ["seeds/raw_conflict.mlir", "seeds/maybe_copy.mlir", "torch/mlp.mlir",
+        "seeds/ownership_example.mlir"]
+MLIR_OPT = shutil.which("mlir-opt-22")
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("corpus")
+    for g in GOOD:
+        src = CORPUS / g
+        if not src.exists():
+            pytest.skip(f"corpus file missing: {src}")
+        (d / "good").mkdir(exist_ok=True)
+        shutil.copy(src, d / "good" / src.name)
+    bad = d / "bad"
+    bad.mkdir()
+    (bad / "syntax.mlir").write_text("func.func @f() {\n  %0 = arith.constant 1 : i32\n  return %0 : )\n}\n")
+    (bad / "unknown_op.mlir").write_text("func.func @f() {\n  foo.bar\n  return\n}\n")
+    (bad / "junk.mlir").write_bytes(b"module {}\n\xff\xfe\x00\x81garbage\x00\x00")
+    (bad / "empty.mlir").write_text("")
+    (d / "notes.txt").write_text("not an mlir file: discovery skips it\n")
+    return d
+
+
+def _run(args: list[str]) -> int:
+    return main(["batch", "-q", *args])
+
+
+def _report(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+@pytest.fixture(scope="module")
+def first_run(corpus, tmp_path_factory):
+    out = tmp_path_factory.mktemp("out")
+    cache = out / "cache"
+    t0 = time.monotonic()
+    rc = _run([str(corpus), "-j", "2", "--cache-dir", str(cache), "--report", str(out / "r.json")])
+    return rc, _report(out / "r.json"), cache, out, time.monotonic() - t0
+
+
+def _rows(rep: dict) -> dict[str, dict]:
+    return {Path(r["file"]).name: r for r in rep["rows"]}
+
+
+def test_error_rows_and_batch_completes(first_run):
+    rc, rep, *_ = first_run
+    rows = _rows(rep)
+    assert rc == 1  # some files failed, the batch still finished
+    assert set(rows) == {Path(g).name for g in GOOD} | {"syntax.mlir", "unknown_op.mlir",
+                                                          "junk.mlir", "empty.mlir"}
+    for g in GOOD:
+        assert rows[Path(g).name]["status"] == "ok", rows[Path(g).name]
+    for name, line in (("syntax.mlir", 3), ("unknown_op.mlir", 2), ("junk.mlir", 2)):
+        r = rows[name]
+        assert r["status"] == "error" and r["error"], r
+        m = re.fullmatch(r"(.+):(\d+):(\d+)", r["error_loc"] or "")
+        assert m and m.group(1).endswith(name) and int(m.group(2)) == line, r
+        assert r["ops"] is None and r["copies"] is None
+    assert "UTF-8" in rows["junk.mlir"]["error"]
+    assert rows["empty.mlir"]["status"] == "empty" and rows["empty.mlir"]["ops"] == 0
+    s = rep["summary"]
+    assert s["done"] == s["files"] == 8 and not s["interrupted"]
+    assert {c["name"] for c in rep["columns"]} == set(B.COLUMN_NAMES)
+
+
+_EXPLICIT_REGION_LINALG = {"linalg.generic", "linalg.map", "linalg.reduce"}
+
+
+def _generic_ops(text: str) -> int:
+    """Ops in mlir-opt's generic form, minus the top-level module and the implicit
+    payload bodies of named linalg ops (mlir-opt materializes those; the source does
+    not contain them)."""
+    out = subprocess.run([MLIR_OPT, "--mlir-print-op-generic"], input=text, text=True,
+                         capture_output=True, check=True).stdout
+    n, stack = 0, []
+    for m in re.finditer(r'^(\s*)(?:%[^=]+=\s*)?"([\w.$]+)"\(', out, re.M):
+        ind, name = len(m.group(1)), m.group(2)
+        while stack and stack[-1][0] >= ind:
+            stack.pop()
+        implicit = any(a.startswith("linalg.") and a not in _EXPLICIT_REGION_LINALG
+                       for _, a in stack)
+        stack.append((ind, name))
+        if name != "builtin.module" and not implicit:
+            n += 1
+    return n
+
+
+def _split_types(sig: str) -> list[str]:
+    depth, cur, parts = 0, "", []
+    for ch in sig:
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p.strip() for p in parts + [cur] if p.strip()]
+
+
+def _tensor_operands(text: str) -> int:
+    """Operand uses of tensor type, from each op's `: (operand types) -> ...` in the
+    generic form (on the op's own line, or on the `})` line closing its regions)."""
+    lines = subprocess.run([MLIR_OPT, "--mlir-print-op-generic"], input=text, text=True,
+                           capture_output=True, check=True).stdout.splitlines()
+    n = 0
+    for k, line in enumerate(lines):
+        m = re.match(r'^(\s*)(?:%[^=]+=\s*)?"[\w.$]+"\(', line)
+        if not m:
+            continue
+        end = line
+        if line.rstrip().endswith("({") or line.rstrip().endswith("{"):
+            ind = m.group(1)
+            end = next(ln for ln in lines[k + 1:] if ln.startswith(ind + "})")
+                       or ln.startswith(ind + "}]"))
+        sig = re.search(r":\s*\((.*)\)\s*->", end)
+        if sig:
+            n += sum(1 for t in _split_types(sig.group(1)) if t.startswith("tensor<"))
+    return n
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(MLIR_OPT is None, reason="mlir-opt-22 not installed")
+def test_figures_match_independent_counts(first_run, corpus):
+    _, rep, *_ = first_run
+    rows = _rows(rep)
+    for g in GOOD:
+        text = (CORPUS / g).read_text()
+        r = rows[Path(g).name]
+        assert r["ops"] == _generic_ops(text), g
+        assert r["tensor_operands"] == _tensor_operands(text), g
+    # analysis figures agree with the analysis' own JSON (bufferlog analyze --format json)
+    r = rows["raw_conflict.mlir"]
+    assert r["copies"] >= 1 and r["conflicts_by_kind"].get("raw", 0) >= 1
+    assert r["inplace_pct"] is not None and r["engine"] in ("souffle", "embedded")
+
+
+def test_csv_matches_json(first_run, corpus, tmp_path):
+    _, rep, cache, *_ = first_run
+    _run([str(corpus), "--cache-dir", str(cache), "--report", str(tmp_path / "r.csv")])
+    with open(tmp_path / "r.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == B.COLUMN_NAMES
+    js = _rows(rep)
+    for r in rows:
+        j = js[Path(r["file"]).name]
+        for k in ("status", "error_loc", "ops", "tensor_operands", "copies", "bytes_copied"):
+            assert r[k] == ("" if j[k] is None else str(j[k])), (k, r, j)
+        if j["conflicts_by_kind"] is not None:
+            assert json.loads(r["conflicts_by_kind"]) == j["conflicts_by_kind"]
+
+
+def test_rerun_hits_cache_for_every_file(first_run, corpus, tmp_path):
+    _, rep1, cache, _, t_first = first_run
+    t0 = time.monotonic()
+    _run([str(corpus), "-j", "2", "--cache-dir", str(cache), "--report", str(tmp_path / "r.json")])
+    t_second = time.monotonic() - t0
+    rep2 = _report(tmp_path / "r.json")
+    assert rep2["summary"]["cache_hits"] == rep2["summary"]["files"] == 8
+    assert all(r["cached"] for r in rep2["rows"])
+    strip = ("cached",)
+    assert [{k: v for k, v in r.items() if k not in strip} for r in rep1["rows"]] == \
+        [{k: v for k, v in r.items() if k not in strip} for r in rep2["rows"]]
+    assert t_second < 2.0 and t_second < t_first
+
+
+def test_no_cache_and_key_changes(first_run, corpus, tmp_path):
+    cache = tmp_path / "cache"
+    _run([str(corpus / "good"), "--no-cache", "--cache-dir", str(cache),
+          "--report", str(tmp_path / "a.json")])
+    assert _report(tmp_path / "a.json")["summary"]["cache_hits"] == 0
+    assert not cache.exists()
+    # a changed file misses; options are part of the key
+    _run([str(corpus / "good"), "--cache-dir", str(cache), "--report", str(tmp_path / "b.json")])
+    assert _report(tmp_path / "b.json")["summary"]["cache_hits"] == 0
+    _run([str(corpus / "good"), "--cache-dir", str(cache), "--strategy", "optimal",
+          "--report", str(tmp_path / "c.json")])
+    assert _report(tmp_path / "c.json")["summary"]["cache_hits"] == 0
+    opts = B.BatchOptions()
+    h = B.rules_hash(None)
+    assert B.cache_key(b"x", h, opts) != B.cache_key(b"y", h, opts)
+    overlay = tmp_path / "rules"
+    overlay.mkdir()
+    (overlay / "extra.dl").write_text(".decl mine(x: number)\n")
+    assert B.rules_hash(str(overlay)) != h
+
+
+def test_timeout_kills_only_that_file(corpus, tmp_path):
+    d = tmp_path / "c"
+    shutil.copytree(corpus / "good", d)
+    shutil.copy(d / "raw_conflict.mlir", d / "slow_one.mlir")
+    t0 = time.monotonic()
+    rc = _run([str(d), "-j", "2", "--no-cache", "--timeout", "3", "--debug-sleep", "slow_*", "60",
+               "--report", str(tmp_path / "r.json")])
+    assert time.monotonic() - t0 < 45
+    rows = _rows(_report(tmp_path / "r.json"))
+    assert rc == 1
+    assert rows["slow_one.mlir"]["status"] == "timeout"
+    assert "timed out" in rows["slow_one.mlir"]["error"]
+    assert all(r["status"] == "ok" for n, r in rows.items() if n != "slow_one.mlir")
+
+
+def test_discovery_globs_and_dedup(corpus):
+    files = B.discover([str(corpus / "good"), str(corpus / "good" / "mlp.mlir"),
+                        str(corpus / "**" / "*.mlir")])
+    names = [Path(f).name for f in files]
+    assert len(names) == len(set(names)) == 8
+    assert "notes.txt" not in names
+    with pytest.raises(Exception, match="no files match"):
+        B.discover([str(corpus / "*.nothing")])
+
+
+def test_dask_equals_local(corpus):
+    distributed = pytest.importorskip("distributed")
+    files = B.discover([str(corpus)])
+    opts = B.BatchOptions()
+    local = B.run_batch(files, opts, B.LocalExecutor(2))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        res = B.run_batch(files, opts, B.DaskExecutor(cluster.scheduler_address))
+
+    def norm(rows):
+        return [{k: v for k, v in r.items() if k != "analysis_s"} for r in rows]
+
+    assert res.executor == "dask" and len(res.rows) == 8
+    assert norm(res.rows) == norm(local.rows)
+
+
+def test_ctrl_c_writes_partial_report(corpus, tmp_path):
+    d = tmp_path / "c"
+    shutil.copytree(corpus / "good", d)
+    for i in range(3):
+        shutil.copy(d / "mlp.mlir", d / f"zz_slow{i}.mlir")
+    out = tmp_path / "partial.json"
+    p = subprocess.Popen([sys.executable, "-m", "bufferlog.cli", "batch", str(d), "-j", "1",
+                          "--no-cache", "--debug-sleep", "zz_slow*", "60", "--report", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    err = ""
+    # wait until the fast files are done (plain progress lines on stderr), then interrupt
+    while time.monotonic() < deadline:
+        line = p.stderr.readline()
+        err += line
+        if "zz_slow" not in line and line.startswith("[4/"):
+            break
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    _, rest = p.communicate(timeout=30)
+    assert p.returncode == 130, err + rest
+    rep = _report(out)
+    assert rep["summary"]["interrupted"] is True
+    assert rep["summary"]["done"] == 4 < rep["summary"]["files"] == 7
+    assert {r["status"] for r in rep["rows"]} == {"ok"}
+
+
+CHROMIUM = shutil.which("chromium")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed")
+def test_html_renders_in_headless_chromium(first_run, corpus, tmp_path):
+    out = tmp_path / "report.html"
+    rc = _run([str(corpus), "--no-cache", "--report", str(out)])
+    assert rc == 1
+    html = out.read_text()
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "")
+    assert "https://" not in html and "<link" not in html
+    assert (tmp_path / "report_files").is_dir()
+    profile = tempfile.mkdtemp()
+    try:
+        dom = subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--no-first-run", f"--user-data-dir={profile}", "--dump-dom", out.as_uri()],
+            capture_output=True, text=True, timeout=120).stdout
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    assert 'data-rendered="1"' in dom
+    assert len(re.findall(r'<tr class="row st-', dom)) == 8
+    assert len(re.findall(r'<tr class="row st-error"', dom)) == 3
+    # plots drawn by the page's script: bars, points, conflict kinds
+    assert re.search(r'<svg[^>]*id="svg-copies"', dom) and "<rect" in dom
+    assert re.search(r'<svg[^>]*id="svg-time"', dom) and "<circle" in dom
+    assert re.search(r'<svg[^>]*id="svg-conflicts"', dom)
+    # files link to their explain output, which exists next to the report
+    links = re.findall(r'<a href="(report_files/[^"]+)"', dom)
+    assert links and all((tmp_path / link).is_file() for link in links)
+    assert "read-after-write" in (tmp_path / next(x for x in links if "raw_conflict" in x)).read_text()
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(MLIR_OPT is None, reason="mlir-opt-22 not installed")
+def test_compare_mlir_opt(corpus, tmp_path):
+    f = corpus / "good" / "maybe_copy.mlir"
+    _run([str(f), "--no-cache", "--compare", "mlir-opt", "--report", str(tmp_path / "r.json")])
+    r = _report(tmp_path / "r.json")["rows"][0]
+    assert r["mlir_opt_status"] == "ok"
+    text = f.read_text()
+    dec = [x for _, vals in oracle.inplace_decisions(oracle.reference_analysis(text))
+           for x in vals if x != "none"]
+    assert r["mlir_opt_inplace_pct"] == round(100.0 * dec.count("true") / len(dec), 2)
+    c = oracle.count_ops(oracle.reference_bufferize(text))
+    assert r["mlir_opt_copies"] == c["copies"]
+    assert r["mlir_opt_allocs"] == c["memref.alloc"]
+    assert r["mlir_opt_deallocs"] == c["memref.dealloc"] + c["bufferization.dealloc"]
+    assert r["mlir_opt_dealloc_checks"] == (c["guarded_deallocs"] + c["dealloc_helper_calls"]
+                                            + c["bufferization.dealloc"])
+
+
+def test_bad_arguments():
+    from bufferlog.errors import UserError
+
+    with pytest.raises(UserError):
+        B.discover(["/nonexistent/dir/x.mlir"])
+    assert main(["batch", "-q", "/nonexistent/x.mlir"]) == 1
+    assert main(["batch", "-q", str(CORPUS), "--report", "out.xml"]) == 1
+    assert os.path.exists(str(CORPUS))
