@@ -67,7 +67,7 @@ def get_lark() -> Lark:
     load_all()
     return Lark(grammar_text(), parser="lalr", lexer="contextual", start="start",
                 propagate_positions=True, maybe_placeholders=True,
-                lexer_callbacks={"UNKNOWN_OP": _unknown_op}, cache=False)
+                lexer_callbacks={"UNKNOWN_OP": _unknown_op}, cache=True)
 
 
 # -------------------------------------------------------------------------------------
@@ -708,7 +708,30 @@ _ATTR_BUILDERS: dict[str, Any] = {
 # -------------------------------------------------------------------------------------
 # entry point
 
-_TYPE_START = {"INT_TYPE", "FLOAT_TYPE", "EXCL_TYPE", "TENSOR", "MEMREF", "VECTOR", "INDEX"}
+_TYPE_START = {"INT_TYPE", "FLOAT_TYPE"}
+_READABLE = {"VALUE_ID": "a value (%x)", "BLOCK_ID": "a block (^bb)", "SYMBOL_ID": "a symbol (@f)",
+             "STRING": "a string", "INTEGER": "an integer", "FLOAT": "a float",
+             "BARE_ID": "an identifier", "INT_TYPE": "a type", "HASH_ATTR": "an attribute"}
+
+
+def _expected(e: UnexpectedToken) -> str:
+    lk = get_lark()
+    names = []
+    for name in sorted(e.expected or ()):
+        if name in _READABLE:
+            names.append(_READABLE[name])
+            continue
+        try:
+            pat = lk.get_terminal(name).pattern
+        except KeyError:
+            continue
+        if pat.type == "str":
+            names.append(f"'{pat.value}'")
+    names = sorted(set(names))
+    if not names:
+        return ""
+    more = ", ..." if len(names) > 8 else ""
+    return " (expected " + ", ".join(names[:8]) + more + ")"
 
 
 def _describe(e: UnexpectedInput) -> str:
@@ -717,10 +740,10 @@ def _describe(e: UnexpectedInput) -> str:
         if tok.type == "$END":
             return "unexpected end of input"
         exp = set(e.expected or ())
-        if exp & _TYPE_START and tok.type in ("BARE_ID", "UNKNOWN_OP", "INT_TYPE", "FLOAT_TYPE"):
+        if exp & _TYPE_START and str(tok)[:1].isalnum() or (exp & _TYPE_START and
+                                                            str(tok).startswith("?")):
             return f"unsupported type '{tok}'"
-        shown = ", ".join(sorted(exp)[:8])
-        return f"unexpected '{tok}' (expected one of: {shown})"
+        return f"unexpected '{tok}'{_expected(e)}"
     if isinstance(e, UnexpectedCharacters):
         return f"unexpected character '{e.char}'"
     if isinstance(e, UnexpectedEOF):
@@ -781,3 +804,15 @@ def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: st
         mod = Op("builtin.module", regions=[Region([top])], loc=Loc(filename, 1, 1))
     return Module(mod, filename, dict(ctx.aliases), dict(ctx.type_aliases), resources,
                   explicit)
+
+
+def parse_type(text: str) -> Any:
+    """Parse one type from its MLIR spelling (helper for tests and tools)."""
+    m = parse(f'"bufferlog.type"() : () -> ({text})', "<type>")
+    return m.body.ops[0].results[0].type
+
+
+def parse_attr(text: str) -> Any:
+    """Parse one attribute from its MLIR spelling (helper for tests and tools)."""
+    m = parse(f'"bufferlog.attr"() {{a = {text}}} : () -> ()', "<attr>")
+    return m.body.ops[0].attrs["a"]
