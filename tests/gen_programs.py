@@ -15,7 +15,7 @@ mlir-opt 22 miscompiles three shapes (DESIGN.md §5).  With ``avoid_known_miscom
 (default) the generator never emits them:
   * ``return_twice``: a function returning one tensor twice (results are distinct values);
   * ``yield_constant``: a loop yielding an ``arith.constant`` (or a view of one);
-  * ``yield_twice``: one value yielded to two iter_args.
+  * ``yield_twice``: one value yielded to two iter_args (nor twice from an scf.if).
 ``known_miscompile_programs()`` gives one small hand-written program per shape where the
 reference pipeline's output differs from the copy-before-write semantic reference.
 
@@ -448,10 +448,10 @@ class Generator:
         n = self.rng.choice([1, 2, 3])
         t = ttype(init.shape)
         res = self.fresh("w")
-        a0, k0, cmp = self.fresh("a"), self.fresh("k"), self.fresh("p")
+        a0, k0, cmp = self.fresh("a"), self.fresh("n"), self.fresh("p")
         a = Val(self.fresh("a"), init.shape, max(init.bound, CLAMP))
         a.root = a.name
-        k1, k2 = self.fresh("k"), self.fresh("k")
+        k1, k2 = self.fresh("n"), self.fresh("n")
         body = Block(b.indent + "  ", b.env, b.scalars, b.conds, b.depth + 1)
         body.env.append(a)
         self.stmts(body, self.rng.randint(1, max(2, self.size // 3)))
@@ -479,6 +479,8 @@ class Generator:
             ys = []
             for s in shapes:
                 cands = br.of_shape(s)
+                if self.avoid:  # one value yielded twice: a cousin of yield_twice
+                    cands = [v for v in cands if all(v.name != y.name for y in ys)]
                 local = [v for v in cands if v.local]
                 if local and self.rng.random() < 0.7:
                     y = local[-1]

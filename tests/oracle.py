@@ -256,11 +256,19 @@ def rewrite_unranked_prints(text: str) -> str:
     parameters are all unranked tensors (and that returns nothing) to take
     ``memref<*x..>``, and every call to it to go through
     ``bufferization.to_buffer %t read_only : tensor<*xT> to memref<*xT>`` (read-only:
-    no copy is needed, the callee only reads).  Works on any text mlir-opt prints
-    (the input is normalized first).  Limit: only the generic ``call`` form on one line
-    is recognised (that is what mlir-opt prints).
+    no copy is needed, the callee only reads).  The rewrite is textual: declarations and
+    calls must be in the pretty form, one per line (what mlir-opt prints and what the
+    generator and seeds use); other text is normalized with mlir-opt first, and returned
+    unchanged if it still does not match.
     """
-    text = normalize(text)
+    out = _rewrite_unranked_prints(text)
+    if out is None:
+        out = _rewrite_unranked_prints(normalize(text))
+    return text if out is None else out
+
+
+def _rewrite_unranked_prints(text: str) -> str | None:
+    """The rewrite, or None if a declaration was found but not all calls were rewritten."""
     names: dict[str, list[str]] = {}
     out_lines = []
     for line in text.splitlines():
@@ -281,7 +289,7 @@ def rewrite_unranked_prints(text: str) -> str:
                     f"memref<*x{e}>" for e in elts) + ")"
         out_lines.append(line)
     if not names:
-        return text
+        return None if "tensor<*x" in text else text
     call_re = re.compile(r"^(\s*)(?:func\.)?call\s+@([\w$.]+)\((.*?)\)\s*:\s*\((.*?)\)\s*->\s*\(\)\s*$")
     result = []
     n = 0
@@ -301,7 +309,10 @@ def rewrite_unranked_prints(text: str) -> str:
             result.append(f"{indent}call @{callee}({', '.join(new_args)}) : ({types}) -> ()")
         else:
             result.append(line)
-    return "\n".join(result) + "\n"
+    out = "\n".join(result) + "\n"
+    if any(re.search(rf"@{re.escape(f)}\b[^\n]*tensor<\*x", out) for f in names):
+        return None  # a call in a form not recognised here
+    return out
 
 
 def _split_top(s: str) -> list[str]:
