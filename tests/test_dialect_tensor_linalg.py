@@ -137,12 +137,14 @@ SNIPPETS: list[tuple[str, str, str]] = [
     %x = linalg.index 1 : index
     linalg.yield %out : f64
   }} -> tensor<4x6xf64>"""),
-    ("generic_multi", f"%t: {T46}", f"""
+    ("generic_multi", f"%t: {T46}, %i: index", f"""
   %0:2 = linalg.generic {{doc = "d", indexing_maps = [{ID2}, {ID2}, {ID2}], iterator_types = ["parallel", "parallel"], library_call = "lib"}} ins(%t : {T46}) outs(%t, %t : {T46}, {T46}) {{
   ^bb0(%a: f32, %b: f32, %c: f32):
     %s = {ADD.format(a="%a", b="%b")}
     linalg.yield %s, %a : f32, f32
   }} -> ({T46}, {T46})
+  %x = tensor.extract_slice %0#1[%i, 0] [1, 6] [1, 1] : {T46} to tensor<1x6xf32>
+  %y = linalg.copy ins(%0#0 : {T46}) outs(%0#1 : {T46}) -> {T46}
   %1 = linalg.generic {{indexing_maps = [{ID2}], iterator_types = ["parallel", "parallel"]}} outs(%t : {T46}) {{
   ^bb0(%a: f32):
     linalg.yield %a : f32
