@@ -284,7 +284,7 @@ def _body_region(ctx: Any, ps: Parts, ins: list[Value], outs: list[Value],
         for decl in body.children:
             if rule_name(decl) != "block_arg_decl":
                 continue
-            args.append(ctx.block_arg(decl) if hasattr(ctx, "block_arg") else _arg_triple(ctx, decl))
+            args.append(ctx.block_arg(decl))
         return ctx.region(Parts(body).one("region"), entry_args=args)
     short = ps.one("linalg_short_form")
     if short is None:
@@ -299,12 +299,6 @@ def _body_region(ctx: Any, ps: Parts, ins: list[Value], outs: list[Value],
     block.append(payload)
     block.append(Op("linalg.yield", [payload.result], loc=ctx.loc(short)))
     return Region([block])
-
-
-def _arg_triple(ctx: Any, decl: Any) -> tuple[str, Any, Any]:
-    dp = Parts(decl)
-    name = node_text(dp.one("value_id") or decl.children[0]).strip().lstrip("%")
-    return (name, ctx.type(dp.one("type")), None)
 
 
 def _elem(t: Any) -> Any:

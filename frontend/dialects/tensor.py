@@ -78,10 +78,6 @@ def attr_dict_of(ctx: Any, node: Any) -> dict[str, Any]:
     return dict(ctx.attr_dict(node))
 
 
-def uses_of(ctx: Any, node: Any) -> list[Value]:
-    return [] if node is None else list(ctx.uses(node))
-
-
 def typed_use(ctx: Any, node: Any, t: Any) -> Value:
     """Resolve a ``value_use`` whose type the syntax states; reject a mismatch like MLIR."""
     v = ctx.use(node, t)
