@@ -559,6 +559,8 @@ def _int_type(ctx: ParseCtx, n: Tree) -> Any:
     return T.IntegerType(int(s[len(sign) + 1:]), sign)
 
 
+_FLOATS = {k: T.FloatType(k) for k in T.FLOAT_WIDTHS}
+
 _TYPE_BUILDERS: dict[str, Any] = {
     "type": lambda c, n: c.type(n.children[0]),
     "function_type": _function,
@@ -571,7 +573,7 @@ _TYPE_BUILDERS: dict[str, Any] = {
     "complex_type": lambda c, n: T.ComplexType(c.type(n.children[0])),
     "tuple_type": lambda c, n: T.TupleType(tuple(c.types(n.children[0]))),
     "int_type": _int_type,
-    "float_type": lambda c, n: T.FloatType(str(n.children[0])),
+    "float_type": lambda c, n: _FLOATS.get(str(n.children[0])) or T.FloatType(str(n.children[0])),
     "index_type": lambda c, n: T.IndexType(),
     "none_type": lambda c, n: T.NoneType(),
     "opaque_type": _opaque_type,

@@ -40,9 +40,10 @@ def memrefs(draw: st.DrawFn, elem: st.SearchStrategy[T.Type]) -> T.Type:
 
 def types_strategy() -> st.SearchStrategy[T.Type]:
     def extend(inner: st.SearchStrategy[T.Type]) -> st.SearchStrategy[T.Type]:
+        elem = inner.filter(lambda t: not isinstance(t, T.FunctionType))
         return st.one_of(
-            st.builds(T.TensorType, dims, inner),
-            st.builds(T.UnrankedTensorType, inner),
+            st.builds(T.TensorType, dims, elem),
+            st.builds(T.UnrankedTensorType, elem),
             memrefs(scalars),
             st.builds(T.UnrankedMemRefType, scalars, memspaces),
             st.builds(lambda sh, sc, e: T.VectorType(tuple(sh), e, tuple(sc[:len(sh)])
