@@ -12,6 +12,7 @@ Overview
 ``reference_analysis(text)``              One-Shot analysis only, annotated tensor IR
 ``inplace_decisions(annotated)``          ``[(op_name, ["true"|"false"|"none", ...]), ...]``
 ``reference_bufferize(text)``             One-Shot Bufferize (+ ownership-based dealloc)
+``reference_deallocate(memref_ir)``       ownership-based dealloc only (memref input)
 ``semantic_reference(text)``              same with ``copy-before-write`` (the semantic truth)
 ``run_program(memref_ir)``                lower + JIT with mlir-runner-22, count allocations
 ``count_ops(memref_ir)``                  static quality figures (allocs, copies, deallocs ...)
@@ -39,6 +40,7 @@ __all__ = [
     "reference_analysis",
     "inplace_decisions",
     "reference_bufferize",
+    "reference_deallocate",
     "semantic_reference",
     "rewrite_unranked_prints",
     "run_program",
@@ -241,6 +243,12 @@ def reference_bufferize(text: str, dealloc: bool = True, options: str = "",
     if dealloc:
         passes.append("--buffer-deallocation-pipeline")
     return mlir_opt(text, *passes)
+
+
+def reference_deallocate(memref_text: str) -> str:
+    """Ownership-based deallocation alone (``--buffer-deallocation-pipeline``) on IR that is
+    already bufferized, e.g. the memref-level seeds in ../shared/corpus/seeds."""
+    return mlir_opt(memref_text, "--buffer-deallocation-pipeline")
 
 
 _DECL_RE = re.compile(r"^(\s*)func\.func\s+private\s+@([\w$.]+)\((.*)\)\s*$")

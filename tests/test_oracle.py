@@ -239,3 +239,12 @@ def test_count_ops():
     assert c["bufferization.clone"] == 1
     assert c["memref.dealloc"] == 3 and c["guarded_deallocs"] == 1
     assert (c["dealloc_helper_calls"], c["dealloc_helpers"]) == (1, 1)
+
+
+@needs_tools
+def test_reference_deallocate_frees_a_leaking_memref_program():
+    leaky = prog("")  # allocates %a and %b, frees nothing
+    assert oracle.run_program(leaky).live == 2
+    fixed = oracle.reference_deallocate(leaky)
+    assert oracle.count_ops(fixed)["memref.dealloc"] == 2
+    assert oracle.run_program(fixed).clean
