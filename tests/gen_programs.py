@@ -28,7 +28,7 @@ import argparse
 import random
 from dataclasses import dataclass, field
 
-__all__ = ["generate", "known_miscompile_programs", "main"]
+__all__ = ["generate", "known_miscompile_programs", "KNOWN_MISCOMPILE_EXPECTED", "main"]
 
 F32 = "f32"
 SHAPES_2D = [(4, 4), (2, 4), (2, 2)]
@@ -109,6 +109,7 @@ class Generator:
         self.avoid = avoid_known_miscompiles
         self.n = 0
         self.funcs: list[Func] = []
+        self.called: set[str] = set()
 
     # ---------------------------------------------------------------- helpers
     def fresh(self, p: str = "v") -> str:
@@ -508,7 +509,10 @@ class Generator:
     def st_call(self, b: Block):
         if not self.funcs:
             return self.st_binary(b)
-        f = self.rng.choice(self.funcs)
+        self.call(b, self.rng.choice(self.funcs))
+
+    def call(self, b: Block, f: Func):
+        self.called.add(f.name)
         args, types = [], []
         for p in f.params:
             if p == "i1":
@@ -585,11 +589,15 @@ class Generator:
         b = Block("  ", [], [], ["%true", "%false"], 0)
         self.prologue(b)
         self.stmts(b, self.size)
+        for f in self.funcs:  # every helper is called at least once
+            if f.name not in self.called:
+                self.call(b, f)
         if not b.env:
             self.new_fill(b, (4,))
-        # print: values that were written over first (they test RaW handling), then others
-        over = [v for v in b.env if v.overwritten]
-        rest = [v for v in b.env if not v.overwritten]
+        # print: values that were written over (they test RaW handling) and results of
+        # calls / loops / ifs first, then others
+        over = [v for v in b.env if v.overwritten or v.name.startswith(("%r", "%w"))]
+        rest = [v for v in b.env if v not in over]
         self.rng.shuffle(over)
         self.rng.shuffle(rest)
         chosen = (over + rest)[: min(4, len(b.env))]
@@ -744,6 +752,15 @@ func.func @main() {
 
 """ + _PRINT_DECL,
     }
+
+
+#: The correct output (``RunResult.data``, printMemref headers removed) of each
+#: known-miscompile program, as given by the copy-before-write semantic reference.
+KNOWN_MISCOMPILE_EXPECTED = {
+    "return_twice": "[1,  1,  1,  1]\n[5,  5,  5,  5]",
+    "yield_constant": "[1,  2,  3,  4]\n[1,  2,  3,  4]",
+    "yield_twice": "[7,  7,  7,  7]\n[7,  7,  7,  7]",
+}
 
 
 def main(argv: list[str] | None = None) -> None:
