@@ -772,7 +772,9 @@ def parse(text: str, filename: str = "-") -> Module:
             line, col = len(lines), len(lines[-1]) + 1
         raise MLIRSyntaxError(_describe(e), Loc(filename, line, col)) from None
     ctx = ParseCtx(filename)
-    return _build_module(ctx, tree, resources, filename)
+    module = _build_module(ctx, tree, resources, filename)
+    module.source_lines = text.splitlines()
+    return module
 
 
 def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: str) -> Module:

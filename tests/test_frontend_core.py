@@ -3,6 +3,8 @@ SSA name forms and scoping, forward references, locations, aliases, printer nami
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 from bufferlog.frontend import attrs as A
 from bufferlog.frontend import types as T
@@ -220,3 +222,20 @@ def test_error_carries_location() -> None:
     with pytest.raises(MLIRSyntaxError) as ei:
         parse('"t.a"(%nope) : (i32) -> ()\n', "z.mlir")
     assert str(ei.value.loc) == "z.mlir:1:7"
+
+
+def test_declaration_with_named_args_roundtrips(mlir_opt, tmp_path):
+    src = ("func.func private @p(%ptr : tensor<*xf32>)\n"
+           "func.func private @q(%a: i32, %b: f32 {x.y = 1 : i32})\n")
+    f = tmp_path / "decl.mlir"
+    f.write_text(src)
+    ours = tmp_path / "ours.mlir"
+    ours.write_text(print_module(parse(src, str(f))))
+    norm = [subprocess.run([mlir_opt, str(p)], capture_output=True, text=True, check=True).stdout
+            for p in (f, ours)]
+    assert norm[0] == norm[1]
+
+
+def test_module_keeps_source_lines_for_messages():
+    src = "func.func @f() {\n  return\n}\n"
+    assert parse(src, "x.mlir").source_lines == src.splitlines()

@@ -61,9 +61,7 @@ def build_func(ctx: Any, tree: Any) -> Op:
     if any(d.items for d in res_attrs):
         attrs["res_attrs"] = ArrayAttr(tuple(res_attrs))
     attrs.update(ctx.attr_dict(attrs_kw))
-    if body is None:
-        if arg_list and all(named):
-            ctx.error(args, "external function declarations take types, not named arguments")
+    if body is None:  # a declaration; argument names, if written, are dropped as in MLIR
         region = Region()
     else:
         if arg_list and not all(named):
