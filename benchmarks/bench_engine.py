@@ -70,6 +70,23 @@ def corpus_dirs(d: Path) -> list[Path]:
     return sorted(p for p in d.iterdir() if p.is_dir() and any(p.glob("*.facts")))
 
 
+def export_corpus_facts() -> Path | None:
+    """Facts of every shared corpus file (parsed by our frontend) in a temp dir."""
+    import tempfile
+
+    from bufferlog.frontend.facts import export
+    from bufferlog.frontend.parser import parse
+
+    corpus = ROOT.parent / "shared" / "corpus"
+    files = sorted(p for p in corpus.glob("*/*.mlir") if ".elided" not in p.name) if corpus.is_dir() else []
+    if not files:
+        return None
+    root = Path(tempfile.mkdtemp(prefix="bufferlog-bench-facts-"))
+    for f in files:
+        export(parse(f.read_text(), str(f))).write_tsv(root / f.stem)
+    return root
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_engine")
     ap.add_argument("--facts", type=Path, help="corpus facts dir (or dir of facts dirs)")
@@ -88,11 +105,12 @@ def main(argv: list[str] | None = None) -> int:
     for n in (int(x) for x in args.chains.split(",") if x):
         facts = {"edge": [(i, i + 1) for i in range(n)]}
         rows.append(workload(f"tc_chain_{n}", tc, facts, 1 if n > 1000 else args.repeat))
-    corpus = "skipped (no --facts)"
-    if args.facts:
+    facts_root = args.facts or export_corpus_facts()
+    corpus = "skipped (no --facts and no shared corpus)"
+    if facts_root:
         prog = Program.load(args.program) if args.program else Program.shipped()
-        dirs = corpus_dirs(args.facts)
-        corpus = f"{len(dirs)} facts dir(s) from {args.facts}"
+        dirs = corpus_dirs(facts_root)
+        corpus = f"{len(dirs)} facts dir(s) from {facts_root}"
         for d in dirs:
             rows.append(workload(f"corpus/{d.name}", prog, d, 1))
     out = {
