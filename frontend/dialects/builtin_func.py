@@ -143,7 +143,9 @@ def print_call(p: Any, op: Op) -> str:
     callee = op.attrs.get("callee")
     if not isinstance(callee, SymbolRefAttr):
         return p.generic_op(op)
-    return (f"call {callee}({p.values(op.operands)}){p.attr_dict(op, elide=('callee',))}"
+    parent = op.parent_op
+    kw = "call" if parent is None or parent.name == "func.func" else "func.call"  # default dialect
+    return (f"{kw} {callee}({p.values(op.operands)}){p.attr_dict(op, elide=('callee',))}"
             f" : {_fn_type(p, [v.type for v in op.operands], [r.type for r in op.results])}")
 
 

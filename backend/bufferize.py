@@ -1,0 +1,740 @@
+"""Rewrite tensor IR into memref IR from the One-Shot (or optimal) in-place decisions.
+
+The rewrite walks every function once, in program order, keeping ``buf``: the memref
+value holding each tensor value. Each tensor op becomes memref ops inserted before it
+(``tensor.empty`` -> ``memref.alloc``, ``tensor.extract_slice`` -> ``memref.subview``,
+...); the tensor op is dropped at the end. Ops that only carry tensors (linalg ops,
+``scf.for/if/while``, ``func.func``, ``func.call``, terminators) are kept and retyped.
+
+Out-of-place decisions: an operand the analysis put out of place gets a fresh
+``memref.alloc`` (plus a ``memref.copy`` of the old contents unless the op does not read
+them). Loops: a yielded buffer that is not the loop-carried buffer itself is copied into
+a fresh allocation (or yielded as is when it is a fresh allocation of the loop body), so
+a loop iteration never writes a buffer it did not receive. Function boundaries: tensor
+arguments/results become memrefs with the identity layout (or the fully dynamic one);
+a result that is one of the arguments is dropped (callers reuse their operand), the way
+``-drop-equivalent-buffer-results`` does. Anything not understood raises a located
+:class:`UserError` rather than producing wrong IR.
+"""
+
+from __future__ import annotations
+
+from bufferlog.frontend import types as T
+from bufferlog.frontend.attrs import (
+    ArrayAttr,
+    DenseElementsAttr,
+    DenseResourceAttr,
+    IntegerAttr,
+    StridedLayoutAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+    dense_i64,
+)
+from bufferlog.frontend.dialects import DYNAMIC
+from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
+from bufferlog.frontend.dialects.tensor import expand_output_shape, slice_params
+from bufferlog.frontend.ir import Module, Op, Value
+
+from bufferlog.errors import UserError
+
+INDEX = T.IndexType()
+LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map")
+PASS_THROUGH = ("linalg.yield", "linalg.index", "scf.yield", "scf.condition")
+
+
+class BufferizeError(UserError):
+    pass
+
+
+# -- types and layouts ------------------------------------------------------------------
+
+def dynamic_layout(rank: int) -> StridedLayoutAttr:
+    return StridedLayoutAttr((None,) * rank, None)
+
+
+def memref_of(t, layout: str = "identity-layout-map"):
+    """The memref type a tensor type becomes (identity or fully dynamic layout)."""
+    if isinstance(t, T.UnrankedTensorType):
+        return T.UnrankedMemRefType(t.elem)
+    if layout == "fully-dynamic-layout-map":
+        return T.MemRefType(t.shape, t.elem, dynamic_layout(len(t.shape)))
+    return T.MemRefType(t.shape, t.elem)
+
+
+def strides_of(t: T.MemRefType) -> tuple[list[int | None], int | None]:
+    """(strides, offset) of a ranked memref type; None entries are dynamic."""
+    if t.layout is None:
+        strides, acc = [], 1
+        for d in reversed(t.shape):
+            strides.append(acc)
+            acc = None if acc is None or d is None else acc * d
+        return strides[::-1], 0
+    if isinstance(t.layout, StridedLayoutAttr):
+        return list(t.layout.strides), t.layout.offset
+    raise BufferizeError(f"unsupported memref layout {t.layout}")
+
+
+def identity(t) -> bool:
+    return isinstance(t, T.UnrankedMemRefType) or t.layout is None
+
+
+def cast_compatible(src, dst) -> bool:
+    """memref.cast may go from ``src`` to ``dst`` (ranked, same rank, layouts agree where
+    both are static)."""
+    if isinstance(dst, T.UnrankedMemRefType) or isinstance(src, T.UnrankedMemRefType):
+        return src.elem == dst.elem
+    if src.elem != dst.elem or src.rank != dst.rank:
+        return False
+    if any(a is not None and b is not None and a != b for a, b in zip(src.shape, dst.shape, strict=True)):
+        return False
+    (ss, so), (ds, do) = strides_of(src), strides_of(dst)
+    if any(b is not None and a != b for a, b in zip(ss, ds, strict=True)):
+        return False
+    return do is None or so == do
+
+
+def _mul(a, b):
+    return None if a is None or b is None else a * b
+
+
+# -- the rewrite ------------------------------------------------------------------------
+
+class Bufferizer:
+    def __init__(self, module: Module, facts, an, dec, layout: str = "identity-layout-map"):
+        self.m, self.an, self.dec, self.layout = module, an, dec, layout
+        self.op_id = facts.op_id
+        self.buf: dict[Value, Value] = {}
+        self.dead: list[Op] = []
+        self.globals: dict[tuple[str, str], str] = {}
+        self.ip: Op | None = None  # insertion point: new ops go before it
+        self.funcs = {f.attrs["sym_name"].value: f for f in module.functions()}
+        self.dropped: dict[str, dict[int, int]] = {}  # callee -> result idx -> arg idx
+
+    # .. building helpers
+    def emit(self, name, operands=(), types=(), attrs=None) -> Op:
+        op = Op(name, list(operands), list(types), attrs or {}, loc=self.ip.loc)
+        self.ip.parent.insert_before(self.ip, op)
+        return op
+
+    def const_index(self, n: int) -> Value:
+        return self.emit("arith.constant", (), [INDEX], {"value": IntegerAttr(n, INDEX)}).result
+
+    def fail(self, op: Op, msg: str):
+        raise BufferizeError(msg, op.loc if op.loc.line else None)
+
+    def is_t(self, v: Value) -> bool:
+        """A tensor value (also one whose type was already turned into a memref)."""
+        return T.is_tensor(v.type) or v in self.buf
+
+    def B(self, v: Value) -> Value:
+        b = self.buf.get(v)
+        if b is None:
+            owner = getattr(v, "op", None)
+            raise BufferizeError(f"bufferize: no buffer for a tensor value"
+                                 f"{' defined by ' + owner.name if owner else ''}",
+                                 (owner or self.ip).loc)
+        return b
+
+    def alloc_like(self, b: Value, shape_of=None) -> Value:
+        """A fresh identity-layout buffer with the shape of buffer ``b``."""
+        t = b.type
+        dyn = [self.emit("memref.dim", [b, self.const_index(i)], [INDEX]).result
+               for i, d in enumerate(t.shape) if d is None]
+        return self.alloc(T.MemRefType(t.shape, t.elem), dyn)
+
+    def alloc(self, t, dyn=()) -> Value:
+        return self.emit("memref.alloc", dyn, [t], {
+            "operandSegmentSizes": dense_i32(len(dyn), 0)}).result
+
+    def copy(self, src: Value, dst: Value) -> None:
+        self.emit("memref.copy", [src, dst])
+
+    def cast(self, b: Value, t) -> Value:
+        return b if b.type == t else self.emit("memref.cast", [b], [t]).result
+
+    def to_type(self, b: Value, t) -> Value:
+        """``b`` as a value of memref type ``t``: a cast when valid, else a copy."""
+        if b.type == t or cast_compatible(b.type, t):
+            return self.cast(b, t)
+        if isinstance(b.type, T.UnrankedMemRefType):
+            self.fail(self.ip, "bufferize: cannot pass an unranked buffer where a ranked one is expected")
+        return self.cast(self.fresh_copy(b), t)
+
+    def fresh_copy(self, b: Value) -> Value:
+        n = self.alloc_like(b)
+        self.copy(b, n)
+        return n
+
+    def operand_buffer(self, op: Op, i: int, read: bool = True) -> Value:
+        """The buffer op may write for operand ``i``: its own, or a fresh one when the
+        analysis put the operand out of place."""
+        v = op.operands[i]
+        b = self.B(v)
+        if self.dec.inplace.get((self.op_id.get(op, -1), i), True):
+            return b
+        if isinstance(b.type, T.UnrankedMemRefType):
+            self.fail(op, "bufferize: out-of-place unranked operand")
+        n = self.alloc_like(b)
+        src = getattr(v, "op", None)
+        uninit = src is not None and (src.name == "tensor.empty" or (
+            src.name == "bufferization.alloc_tensor" and "copy" not in str(src.attrs.get("operandSegmentSizes", ""))
+            and src.attrs.get("operandSegmentSizes") is not None and list(src.attrs["operandSegmentSizes"].values)[1] == 0))
+        if read and not uninit:
+            self.copy(b, n)
+        return n
+
+    # .. driver
+    def run(self) -> None:
+        self.state: dict[str, str] = {}
+        self.nodrop: set[str] = set()
+        for f in self.m.functions():
+            self.func(f)
+        for op in reversed(self.dead):
+            for u in op.operand_uses:
+                u.value.uses.remove(u)
+            op._uses = []
+            op.parent.ops.remove(op)
+            op.parent = None
+        for op in self.m.walk():
+            if op.name == "func.func":
+                continue
+            for v in [*op.operands, *op.results]:
+                if T.is_tensor(v.type):
+                    self.fail(op, f"bufferize: unsupported op '{op.name}' on tensors")
+
+    def func(self, f: Op) -> None:
+        """Bufferize ``f`` once, its callees first (a recursive callee keeps its results)."""
+        name = f.attrs["sym_name"].value
+        if self.state.get(name):
+            return
+        self.state[name] = "busy"
+        saved = self.ip
+        for op in f.walk():
+            callee = self.funcs.get(getattr(op.attrs.get("callee"), "root", None))
+            if op.name == "func.call" and callee is not None:
+                self.func(callee)
+        self.ip = saved
+        ft = f.attrs["function_type"].type
+        ins = tuple(memref_of(t, self.layout) if T.is_tensor(t) else t for t in ft.inputs)
+        outs = [memref_of(t, self.layout) if T.is_tensor(t) else t for t in ft.results]
+        blocks = f.regions[0].blocks
+        drop: dict[int, int] = {}
+        if blocks:
+            for a in blocks[0].args:
+                if T.is_tensor(a.type):
+                    a.type = memref_of(a.type, self.layout)
+                    self.buf[a] = a
+            self.result_types = outs
+            self.drop = drop
+            self.may_drop = name != "main" and len(blocks) == 1 and name not in self.nodrop
+            for blk in blocks:
+                if blk is not blocks[0] and any(T.is_tensor(a.type) for a in blk.args):
+                    self.fail(f, "bufferize: tensor block arguments (cf branches) are not supported")
+                self.block(blk)
+        f.attrs["function_type"] = TypeAttr(T.FunctionType(
+            ins, tuple(t for k, t in enumerate(outs) if k not in drop)))
+        if drop and "res_attrs" in f.attrs:
+            f.attrs["res_attrs"] = ArrayAttr(tuple(
+                a for k, a in enumerate(f.attrs["res_attrs"].elems) if k not in drop))
+        self.dropped[name] = drop
+        self.state[name] = "done"
+
+    def block(self, blk) -> None:
+        for op in list(blk.ops):
+            self.ip = op
+            self.visit(op)
+
+    def visit(self, op: Op) -> None:
+        tensors = any(self.is_t(v) for v in [*op.operands, *op.results])
+        h = getattr(self, "op_" + op.name.replace(".", "_"), None)
+        if h is not None and (tensors or op.name in ("func.return",)):
+            h(op)
+            return
+        if is_structured(op) and tensors:
+            self.linalg(op)
+            return
+        if tensors and op.name not in PASS_THROUGH:
+            self.fail(op, f"bufferize: unsupported op '{op.name}' on tensors")
+        for r in op.regions:
+            for b in r.blocks:
+                self.block(b)
+                self.ip = op
+
+    def done(self, op: Op, *bufs: Value) -> None:
+        for r, b in zip(op.results, bufs, strict=True):
+            self.buf[r] = b
+        self.dead.append(op)
+
+    # .. allocation-like ops
+    def op_tensor_empty(self, op):
+        t = op.result.type
+        self.done(op, self.alloc(memref_of(t), list(op.operands)))
+
+    def op_bufferization_alloc_tensor(self, op):
+        from bufferlog.frontend.dialects.bufferization import alloc_tensor_parts
+
+        p = alloc_tensor_parts(op)
+        b = self.alloc(memref_of(op.result.type), p.dynamic_sizes)
+        if p.copy is not None:
+            self.copy(self.B(p.copy), b)
+        self.done(op, b)
+
+    def op_arith_constant(self, op):
+        val, t = op.attrs["value"], op.result.type
+        if not isinstance(val, DenseElementsAttr | DenseResourceAttr) or not isinstance(t, T.TensorType):
+            self.fail(op, "bufferize: unsupported tensor constant")
+        mt = memref_of(t)
+        key = (str(val), str(t))
+        name = self.globals.get(key)
+        if name is None:
+            name = self.globals[key] = f"__constant_{len(self.globals)}"
+            g = Op("memref.global", [], [], {
+                "sym_visibility": StringAttr("private"), "constant": UnitAttr(),
+                "sym_name": StringAttr(name), "type": TypeAttr(mt), "initial_value": val,
+                "alignment": IntegerAttr(64, T.IntegerType(64))}, loc=op.loc)
+            self.m.body.insert(len(self.globals) - 1, g)
+        self.done(op, self.emit("memref.get_global", [], [mt], {"name": SymbolRefAttr(name)}).result)
+
+    def op_tensor_from_elements(self, op):
+        t = op.result.type
+        b = self.alloc(memref_of(t))
+        shape = list(t.shape)
+        for n, v in enumerate(op.operands):
+            idx, rest = [], n
+            for d in reversed(shape):
+                idx.append(rest % d)
+                rest //= d
+            self.emit("memref.store", [v, b, *[self.const_index(i) for i in reversed(idx)]])
+        self.done(op, b)
+
+    # .. element access
+    def op_tensor_extract(self, op):
+        self.emit("memref.load", [self.B(op.operands[0]), *op.operands[1:]], [op.result.type])
+        load = op.parent.ops[op.parent.ops.index(op) - 1]
+        op.result.replace_all_uses_with(load.result)
+        self.dead.append(op)
+
+    def op_tensor_insert(self, op):
+        b = self.operand_buffer(op, 1)
+        self.emit("memref.store", [op.operands[0], b, *op.operands[2:]])
+        self.done(op, b)
+
+    def op_tensor_dim(self, op):
+        d = self.emit("memref.dim", [self.B(op.operands[0]), op.operands[1]], [INDEX]).result
+        op.result.replace_all_uses_with(d)
+        self.dead.append(op)
+
+    # .. slices
+    def subview(self, b: Value, offs, sizes, strides, result_shape) -> Value:
+        ss, so = strides_of(b.type)
+        off = so
+        for o, s in zip(offs, ss, strict=True):
+            step = _mul(o if isinstance(o, int) else None, s)
+            off = None if off is None or step is None else off + step
+        new_strides = [_mul(s, st if isinstance(st, int) else None) for s, st in zip(ss, strides, strict=True)]
+        shape = [z if isinstance(z, int) else None for z in sizes]
+        keep = self.kept_dims(shape, list(result_shape))
+        rt = T.MemRefType(tuple(shape[i] for i in keep), b.type.elem,
+                          StridedLayoutAttr(tuple(new_strides[i] for i in keep), off))
+        if rt.layout == StridedLayoutAttr(tuple(strides_of(T.MemRefType(rt.shape, rt.elem))[0]), 0) \
+                and all(d is not None for d in rt.shape):
+            rt = T.MemRefType(rt.shape, rt.elem)
+        attrs, dyn = {}, []
+        for key, vals in (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides)):
+            attrs[key] = dense_i64([x if isinstance(x, int) else DYNAMIC for x in vals])
+            dyn.append([x for x in vals if not isinstance(x, int)])
+        attrs["operandSegmentSizes"] = dense_i32(1, *map(len, dyn))
+        return self.emit("memref.subview", [b, *dyn[0], *dyn[1], *dyn[2]], [rt], attrs).result
+
+    @staticmethod
+    def kept_dims(shape, result_shape) -> list[int]:
+        """Dimensions kept by a (possibly rank-reducing) slice: unit dims are dropped
+        while there are more dims than the result has."""
+        keep, j = [], 0
+        for i, d in enumerate(shape):
+            left = len(shape) - i
+            need = len(result_shape) - j
+            if left > need and d == 1:
+                continue
+            keep.append(i)
+            j += 1
+        return keep
+
+    def op_tensor_extract_slice(self, op):
+        offs, sizes, strides = slice_params(op)
+        b = self.operand_buffer(op, 0)
+        if isinstance(b.type, T.UnrankedMemRefType):
+            self.fail(op, "bufferize: slice of an unranked tensor")
+        self.done(op, self.subview(b, offs, sizes, strides, op.result.type.shape))
+
+    def op_tensor_insert_slice(self, op):
+        offs, sizes, strides = slice_params(op)
+        src = self.B(op.operands[0])
+        d = self.operand_buffer(op, 1)
+        same = getattr(src, "op", None)
+        if not (same and same.name == "memref.subview" and same.operands[0] is d
+                and slice_params(same) == (offs, sizes, strides)):
+            self.copy(src, self.subview(d, offs, sizes, strides, op.operands[0].type.shape))
+        self.done(op, d)
+
+    # .. reshapes and casts
+    def op_tensor_cast(self, op):
+        b, t = self.B(op.operands[0]), op.result.type
+        if isinstance(t, T.UnrankedTensorType):
+            nt = T.UnrankedMemRefType(t.elem)
+        elif isinstance(b.type, T.UnrankedMemRefType) or identity(b.type):
+            nt = T.MemRefType(t.shape, t.elem)
+        else:
+            nt = T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank))
+        self.done(op, self.cast(b, nt))
+
+    def contiguous(self, op, i: int = 0) -> Value:
+        b = self.operand_buffer(op, i)
+        return b if identity(b.type) else self.fresh_copy(b)
+
+    def op_tensor_expand_shape(self, op):
+        b, t = self.contiguous(op), op.result.type
+        attrs = {"reassociation": op.attrs["reassociation"],
+                 "static_output_shape": op.attrs["static_output_shape"]}
+        dyn = [x for x in expand_output_shape(op) if not isinstance(x, int)]
+        self.done(op, self.emit("memref.expand_shape", [b, *dyn], [memref_of(t)], attrs).result)
+
+    def op_tensor_collapse_shape(self, op):
+        b, t = self.contiguous(op), op.result.type
+        self.done(op, self.emit("memref.collapse_shape", [b], [memref_of(t)],
+                                {"reassociation": op.attrs["reassociation"]}).result)
+
+    # .. composite tensor ops
+    def op_tensor_pad(self, op):
+        from bufferlog.frontend.dialects.tensor import pad_params
+
+        body = op.regions[0].entry
+        y = body.ops[-1].operands[0]
+        if y.owner is body or (getattr(y, "op", None) and y.op.parent is body and y.op.operands):
+            self.fail(op, "bufferize: tensor.pad with a non-constant padding value")
+        if getattr(y, "op", None) and y.op.parent is body:
+            c = y.op
+            y = self.emit(c.name, [], [c.result.type], dict(c.attrs)).result
+        t = op.result.type
+        src = self.B(op.operands[0])
+        low, _ = pad_params(op)
+        dyn = []
+        if not t.has_static_shape():
+            self.fail(op, "bufferize: tensor.pad with a dynamic result shape")
+        b = self.alloc(memref_of(t), dyn)
+        self.emit("linalg.fill", [y, b], [], {"operandSegmentSizes": dense_i32(1, 1)})
+        sizes = [d if d is not None else self.emit("memref.dim", [src, self.const_index(i)], [INDEX]).result
+                 for i, d in enumerate(src.type.shape)]
+        self.copy(src, self.subview(b, low, sizes, [1] * t.rank, src.type.shape))
+        self.done(op, b)
+
+    def op_tensor_concat(self, op):
+        t = op.result.type
+        if not t.has_static_shape():
+            self.fail(op, "bufferize: tensor.concat with a dynamic result shape")
+        dim = op.attrs["dim"].value
+        b = self.alloc(memref_of(t))
+        at = 0
+        for v in op.operands:
+            s = self.B(v)
+            offs = [at if i == dim else 0 for i in range(t.rank)]
+            self.copy(s, self.subview(b, offs, list(v.type.shape), [1] * t.rank, v.type.shape))
+            at += v.type.shape[dim]
+        self.done(op, b)
+
+    # .. linalg
+    def linalg(self, op):
+        ins, outs = linalg_ins_outs(op)
+        n_in = len(ins)
+        new, res = [], []
+        for i, v in enumerate(op.operands):
+            if not self.is_t(v):
+                new.append(v)
+            elif i < n_in:
+                new.append(self.B(v))
+            else:
+                read = (self.op_id.get(op, -1), i) in self.an.reads
+                b = self.operand_buffer(op, i, read)
+                new.append(b)
+                res.append(b)
+        op.set_operands(new)
+        for r, b in zip(op.results, res, strict=True):
+            self.buf[r] = b
+        op.results = []
+
+    # .. bufferization dialect
+    def op_bufferization_to_tensor(self, op):
+        self.done(op, op.operands[0])
+
+    def op_bufferization_to_buffer(self, op):
+        b = self.to_type(self.B(op.operands[0]), op.result.type)
+        op.result.replace_all_uses_with(b)
+        self.dead.append(op)
+
+    def op_bufferization_materialize_in_destination(self, op):
+        src, dst = op.operands
+        if T.is_tensor(dst.type):
+            d = self.operand_buffer(op, 1, read=False)
+            self.copy(self.B(src), d)
+            self.done(op, d)
+        else:
+            self.copy(self.B(src), dst)
+            self.dead.append(op)
+
+    # .. functions
+    def op_func_return(self, op):
+        vals = []
+        args = op.parent.parent.entry.args
+        for k, v in enumerate(op.operands):
+            if self.is_t(v):
+                b = self.B(v)
+                root = strip_casts(b)
+                if (self.may_drop and root in args and root.type == self.result_types[k]
+                        and args.index(root) not in self.drop.values()):
+                    self.drop[k] = args.index(root)
+                    continue
+                v = self.to_type(b, self.result_types[k])
+            vals.append(v)
+        op.set_operands(vals)
+
+    def op_func_call(self, op):
+        callee = op.attrs["callee"].root
+        f = self.funcs.get(callee)
+        if f is None:
+            self.fail(op, f"bufferize: call to unknown function @{callee}")
+        ft = f.attrs["function_type"].type
+        ft_in = [memref_of(t, self.layout) if T.is_tensor(t) else t for t in ft.inputs] \
+            if any(T.is_tensor(t) for t in ft.inputs) else list(ft.inputs)
+        args, passed = [], {}
+        for i, v in enumerate(op.operands):
+            if self.is_t(v):
+                b = self.operand_buffer(op, i)
+                passed[i] = b
+                v = self.to_type(b, ft_in[i])
+            args.append(v)
+        if self.state.get(callee) == "busy":
+            self.nodrop.add(callee)
+        drop = self.dropped.get(callee, {}) if self.state.get(callee) == "done" else {}
+        keep = [r for k, r in enumerate(op.results) if k not in drop]
+        types = [memref_of(r.type, self.layout) if self.is_t(r) else r.type for r in keep]
+        call = self.emit("func.call", args, types, {"callee": op.attrs["callee"]})
+        for k, j in drop.items():
+            self.buf[op.results[k]] = passed[j]
+        for r, n in zip(keep, call.results, strict=True):
+            if self.is_t(r):
+                self.buf[r] = n
+            else:
+                r.replace_all_uses_with(n)
+        self.dead.append(op)
+
+    # .. scf
+    def carried(self, b: Value):
+        """Type of a loop-carried buffer starting as ``b``."""
+        t = b.type
+        return t if identity(t) else T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank))
+
+    def retype(self, vals, types) -> None:
+        for v, t in zip(vals, types, strict=True):
+            if t is not None:
+                v.type = t
+                self.buf[v] = v
+
+    def loop_value(self, y: Value, mine: Value | None, body, used: set, t) -> Value:
+        """What a loop terminator passes for carried buffer ``y``: ``mine`` itself, a
+        fresh allocation of this body, else a fresh copy."""
+        root = strip_casts(y)
+        if root is mine and mine is not None:
+            return self.cast(y, t)
+        ro = getattr(root, "op", None)
+        fresh = ro is not None and ro.name == "memref.alloc" and ro.parent is body
+        if not fresh or root in used or not cast_compatible(y.type, t):
+            y = self.fresh_copy(y) if not isinstance(y.type, T.UnrankedMemRefType) else y
+        used.add(strip_casts(y))
+        return self.to_type(y, t)
+
+    def inits(self, op, first: int):
+        types = []
+        for i, v in enumerate(op.operands):
+            if i < first or not self.is_t(v):
+                types.append(None)
+                continue
+            b = self.operand_buffer(op, i)
+            ro = getattr(strip_casts(b), "op", None)
+            if ro is not None and ro.name == "memref.get_global":
+                b = self.fresh_copy(b)
+            t = self.carried(b)
+            op.set_operand(i, self.cast(b, t))
+            types.append(t)
+        return types[first:]
+
+    def op_scf_for(self, op):
+        types = self.inits(op, 3)
+        body = op.regions[0].entry
+        self.retype(body.args[1:], types)
+        self.retype(op.results, types)
+        self.block_keep(body, op)
+        y = body.ops[-1]
+        self.ip = y
+        used: set = set()
+        y.set_operands([self.loop_value(self.B(v), body.args[k + 1], body, used, types[k])
+                        if types[k] is not None else v for k, v in enumerate(y.operands)])
+        self.ip = op
+
+    def block_keep(self, body, op) -> None:
+        self.block(body)
+        self.ip = op
+
+    def op_scf_while(self, op):
+        types = self.inits(op, 0)
+        before, after = op.regions[0].entry, op.regions[1].entry
+        self.retype(before.args, types)
+        self.block(before)
+        cond = before.ops[-1]
+        self.ip = cond
+        used: set = set()
+        origin, vals, atypes = {}, [cond.operands[0]], []
+        for v in cond.operands[1:]:
+            if not self.is_t(v):
+                vals.append(v)
+                atypes.append(None)
+                continue
+            b = self.B(v)
+            root = strip_casts(b)
+            if root in before.args and root not in used:
+                j = before.args.index(root)
+                t = types[j]
+                origin[len(atypes)] = j
+                used.add(root)
+                vals.append(self.cast(b, t))
+            else:
+                t = self.carried(b) if identity(b.type) else self.carried(b)
+                vals.append(self.loop_value(b, None, before, used, t))
+            atypes.append(t)
+        cond.set_operands(vals)
+        self.retype(after.args, atypes)
+        self.retype(op.results, atypes)
+        self.block(after)
+        y = after.ops[-1]
+        self.ip = y
+        used = set()
+        new = []
+        for k, v in enumerate(y.operands):
+            if types[k] is None:
+                new.append(v)
+                continue
+            b = self.B(v)
+            root = strip_casts(b)
+            mine = next((after.args[a] for a, j in origin.items() if j == k), None)
+            new.append(self.loop_value(b, mine if root is mine else None, after, used, types[k]))
+        y.set_operands(new)
+        self.ip = op
+
+    def op_scf_if(self, op):
+        blocks = [r.entry for r in op.regions if r.blocks]
+        ys = []
+        for b in blocks:
+            self.block(b)
+            ys.append(b.ops[-1])
+        self.ip = op
+        types = []
+        for k, r in enumerate(op.results):
+            if not self.is_t(r):
+                types.append(None)
+                continue
+            bt = [self.B(y.operands[k]).type for y in ys]
+            if all(t == bt[0] for t in bt):
+                types.append(bt[0])
+            elif any(isinstance(t, T.UnrankedMemRefType) for t in bt):
+                self.fail(op, "bufferize: scf.if yielding unranked tensors of different layouts")
+            else:
+                types.append(T.MemRefType(r.type.shape, r.type.elem, dynamic_layout(r.type.rank)))
+        for y in ys:
+            self.ip = y
+            y.set_operands([self.cast(self.B(v), types[k]) if types[k] is not None else v
+                            for k, v in enumerate(y.operands)])
+        self.retype(op.results, types)
+        self.ip = op
+
+
+def strip_casts(v: Value) -> Value:
+    while getattr(v, "op", None) is not None and v.op.name == "memref.cast":
+        v = v.op.operands[0]
+    return v
+
+
+def dense_i32(*sizes: int):
+    from bufferlog.frontend.dialects._smb import segments
+
+    return segments(*sizes)
+
+
+def lower_whiles(module: Module) -> None:
+    """Turn each ``scf.while`` carrying memrefs directly in a function body into ``cf``
+    blocks (the dealloc backend handles branches, not ``scf.while``)."""
+    from bufferlog.frontend.ir import Block
+
+    def carries(op):
+        return any(T.is_memref(v.type) for v in [*op.operands, *op.results])
+
+    changed = True
+    while changed:
+        changed = False
+        for f in module.functions():
+            region = f.regions[0]
+            for blk in list(region.blocks):
+                w = next((o for o in blk.ops if o.name == "scf.while" and carries(o)), None)
+                if w is None:
+                    continue
+                before, after = w.regions[0].entry, w.regions[1].entry
+                cont = Block([r.type for r in w.results])
+                at = blk.ops.index(w)
+                for o in blk.ops[at + 1:]:
+                    blk.ops.remove(o)
+                    cont.append(o)
+                for r, a in zip(w.results, cont.args, strict=True):
+                    r.replace_all_uses_with(a)
+                i = region.blocks.index(blk)
+                for k, b in enumerate((before, after, cont)):
+                    b.parent = None
+                    region.blocks.insert(i + 1 + k, b)
+                    b.parent = region
+                w.regions = []
+                inits = w.operands
+                blk.ops.remove(w)
+                w.set_operands([])
+                blk.append(Op("cf.br", inits, [], {}, successors=[before], loc=w.loc))
+                cond = before.ops[-1]
+                c, *fwd = cond.operands
+                before.ops.remove(cond)
+                cond.set_operands([])
+                before.append(Op("cf.cond_br", [c, *fwd, *fwd], [], {
+                    "operandSegmentSizes": dense_i32(1, len(fwd), len(fwd))},
+                    successors=[after, cont], loc=cond.loc))
+                y = after.ops[-1]
+                vals = y.operands
+                after.ops.remove(y)
+                y.set_operands([])
+                after.append(Op("cf.br", vals, [], {}, successors=[before], loc=y.loc))
+                changed = True
+
+
+def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
+              layout: str = "identity-layout-map", engine: str = "auto") -> Module:
+    """Bufferize ``module`` in place; with ``dealloc`` return the re-parsed module with
+    deallocations inserted by :mod:`bufferlog.backend.dealloc`."""
+    from bufferlog.engine.oneshot import analyze_module
+
+    facts, an, dec = analyze_module(module, strategy, engine)
+    Bufferizer(module, facts, an, dec, layout).run()
+    if not dealloc:
+        return module
+    from bufferlog.backend.dealloc import deallocate
+    from bufferlog.frontend.parser import parse
+    from bufferlog.frontend.printer import print_module
+
+    lower_whiles(module)
+    m = parse(print_module(module), module.file)
+    deallocate(m, "memref-dealloc", engine)
+    return m
