@@ -130,6 +130,9 @@ class Analysis:
             self.rev_alias[v].append(((o, i), k))
         self.loop_arg = {(o, i): arg for o, i, _, arg in rel["loop_init"]}
         self.loop_yield = {(o, arg): v for o, arg, v in rel["loop_yield"]}
+        self.loop_pairs: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+        for o, i, arg, v in sorted(rel.get("loop_pair", ())):
+            self.loop_pairs[(o, i)].append((arg, v))
         self.must = {(o, i) for o, i in rel["must_inplace"]}
         self.elementwise = {(o, i) for o, i in rel["elementwise_use"]}
         self.value_read = {t[0] for t in rel["value_read"]}
@@ -140,6 +143,9 @@ class Analysis:
         self.exclusive = {t[0] for t in rel["exclusive_region"]}
         self.subset_insert = {o: (s, d) for o, s, d in rel["subset_insert"]}
         self.subset_extract = {o: s for o, s in rel["subset_extract"]}
+        self.whole_insert = {o for o, _, _ in rel.get("subset_insert_whole", ())}
+        for o, s_, d in rel.get("subset_insert_whole", ()):
+            self.subset_insert[o] = (s_, d)
         self.func_args: dict[int, list[tuple[int, int]]] = defaultdict(list)
         for f, i, v in sorted(rel["func_arg"]):
             self.func_args[f].append((i, v))
@@ -173,18 +179,18 @@ class Analysis:
 
     def kind(self, u: tuple[int, int], v: int, k: str) -> str:
         if k == "loop":
-            arg = self.loop_arg[u]
-            y = self.loop_yield.get((u[0], arg))
-            return "equivalent" if y is not None and self.equiv.find(arg) == self.equiv.find(y) else "unknown"
+            pairs = self.loop_pairs.get(u)
+            return "equivalent" if pairs and all(self.equiv.find(a) == self.equiv.find(y)
+                                                 for a, y in pairs) else "unknown"
         return k
 
     def bufferize_inplace(self, u: tuple[int, int]) -> None:
         self.inplace[u] = True
         v = self.tuse[u]
-        for a, k in self.aliases.get(u, ()):
+        # mlir merges only alias sets here; equivalence classes grow in the
+        # per-function equivalence pass (equivalence_pass)
+        for a, _k in self.aliases.get(u, ()):
             self.alias.union(v, a)
-            if self.kind(u, a, k) == "equivalent":
-                self.equiv.union(v, a)
 
     # ------------------------------------------------------------------ structure
     def contains(self, a: int, b: int) -> bool:
@@ -328,6 +334,8 @@ class Analysis:
         def matching(x: int) -> bool:
             if x not in self.result_of:
                 return False
+            if ins in self.whole_insert:
+                return self.equiv.find(x) == self.equiv.find(dest)
             e = self.result_of[x][0]
             if e not in self.subset_extract:
                 return False
