@@ -18,9 +18,13 @@ $(BIN)/bufferlog: pyproject.toml
 
 venv: $(BIN)/bufferlog
 
-## Main job: parse, analyse and bufferize a bundled example.
+## Main job: in-place analysis of a bundled example, then bufferization to memref IR
+## with deallocations (override with `make run EXAMPLE=path/to/file.mlir`).
 run: venv
-	$(BIN)/bufferlog print $(EXAMPLE)
+	@echo "== bufferlog analyze $(EXAMPLE)"
+	$(BIN)/bufferlog analyze $(EXAMPLE)
+	@echo "== bufferlog bufferize $(EXAMPLE)"
+	$(BIN)/bufferlog bufferize $(EXAMPLE)
 
 ## The real MLIR tools (the tests' oracle): Debian mlir-22-tools, plus the counting allocator.
 oracle:
