@@ -460,6 +460,9 @@ class Bufferizer:
                 new.append(b)
                 res.append(b)
         op.set_operands(new)
+        for blk in op.regions[0].blocks if op.regions else ():
+            self.block(blk)  # e.g. tensor.extract of a captured tensor
+        self.ip = op
         for r, b in zip(op.results, res, strict=True):
             self.buf[r] = b
         op.results = []
