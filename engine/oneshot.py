@@ -162,6 +162,7 @@ class Analysis:
         for o, kind, d, v in rows["slice_dynamic"]:
             self.slices[o][(kind, d)] = ("v", v)
         self.loc = {o: (f, ln, c) for o, f, ln, c in rows["op_loc"]}
+        self.carried_alias = sorted(rel.get("carried_alias", ()))
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -538,7 +539,34 @@ class Analysis:
         for r in self.func_returns.get(f, []):
             if equiv:
                 self.decisions.equivalent_args[r] = [equiv.get(j, -1) for j, _ in rets]
-        self.summaries[sym] = {"equiv": equiv, "aliasing": aliasing, "written": written}
+        # returned values that share a buffer (e.g. one tensor returned twice): the
+        # caller's results alias each other (bufferlog, not mlir; docs/analysis.md)
+        groups: dict[int, list[int]] = defaultdict(list)
+        for j, rv in rets:
+            groups[self.alias.find(rv)].append(j)
+        ret_alias = [g for g in groups.values() if len(g) > 1]
+        self.summaries[sym] = {"equiv": equiv, "aliasing": aliasing, "written": written,
+                               "ret_alias": ret_alias}
+
+    def alias_call_results(self, f: int) -> None:
+        """Union the results of calls in ``f`` whose callee returns one buffer several times."""
+        for o in self._calls_in().get(f, ()):
+            s = self.summaries.get(self.calls[o])
+            for group in (s or {}).get("ret_alias", ()):
+                res = self.results[o]
+                for j in group[1:]:
+                    self.alias.union(res[group[0]], res[j])
+
+    def _calls_in(self) -> dict[int, list[int]]:
+        ci = getattr(self, "_calls_in_cache", None)
+        if ci is None:
+            ci = defaultdict(list)
+            for o in sorted(self.calls):
+                f = self._enclosing_func(o)
+                if f is not None:
+                    ci[f].append(o)
+            self._calls_in_cache = ci
+        return ci
 
     def equivalence_pass(self, f: int) -> None:
         ops = sorted(range(f + 1, self.span[f] + 1), key=lambda o: (self.span[o], -o))
@@ -562,9 +590,13 @@ class Analysis:
         self.decisions = dec = Decisions()
         for u in sorted(self.must):
             self.bufferize_inplace(u)
+        # bufferlog, not mlir: loop-carried values that may receive one buffer alias
+        for d1, d2 in self.carried_alias:
+            self.alias.union(d1, d2)
         for f in self.func_order():
             sym = next(s for s, (g, _) in self.funcs.items() if g == f)
             self.prepare_calls()
+            self.alias_call_results(f)
             for o in self.func_ops(f):
                 for i in self.op_tuses.get(o, ()):
                     u = (o, i)
