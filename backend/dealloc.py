@@ -41,7 +41,7 @@ I1 = IntegerType(1)
 RULES = Path(__file__).resolve().parent.parent / "rules"
 RULE_FILES = ["schema.dl", "memref_alias.dl", "liveness.dl", "ownership.dl"]
 OUTPUTS = ["fwd", "fwd_init", "transfer", "transfer_init", "clone_fwd", "ownership",
-           "needs_indicator", "dealloc_edge", "return_transfer", "return_clone", "root_of",
+           "needs_indicator", "dealloc_edge", "return_transfer", "return_clone", "owning_root",
            "unsupported", "slot_pair"]
 EMITS = ("memref-dealloc", "bufferization-dealloc")
 
@@ -130,7 +130,11 @@ class Dealloc:
     def _make_indicators(self) -> None:
         need = {v for (v,) in self.rel["needs_indicator"]}
         f = self.f
+        self.newop: dict[Op, Op] = {}
+        self.slots: dict[Op, list[int]] = {}  # new op -> result indices with an indicator
+        self.before_slots: dict[Op, list[int]] = {}  # new scf.while -> `before` arg indices
         by_op: dict[Op, list[int]] = defaultdict(list)
+        whiles: dict[Op, tuple[set[int], set[int]]] = {}
         for vid in sorted(need):
             v = f.values[vid]
             if hasattr(v, "block"):
@@ -138,24 +142,33 @@ class Dealloc:
                 parent = blk.parent_op
                 if parent is not None and parent.name == "scf.for" and blk is parent.regions[0].entry:
                     continue  # created with its loop slot
+                if parent is not None and parent.name == "scf.while":
+                    slots = whiles.setdefault(parent, (set(), set()))
+                    if blk is parent.regions[0].entry:
+                        slots[0].add(v.index)
+                        continue
+                    if blk is parent.regions[1].entry:
+                        slots[1].add(v.index)
+                        continue
                 self.ind[vid] = blk.add_arg(I1, f"own_{v.name or vid}")
                 self.stats.indicators += 1
+            elif v.op.name == "scf.while":
+                whiles.setdefault(v.op, (set(), set()))[1].add(v.index)
             else:
                 by_op[v.op].append(v.index)
         for op, idxs in by_op.items():
             self._rebuild_with_indicators(op, sorted(set(idxs)))
+        for op, (before, after) in whiles.items():
+            self._rebuild_while(op, sorted(before), sorted(after))
 
-    def _rebuild_with_indicators(self, op: Op, idxs: list[int]) -> None:
+    def _replace_op(self, op: Op, operands: list[Value], n_extra: int) -> Op:
+        """A copy of ``op`` with ``operands`` and ``n_extra`` more i1 results, taking over
+        its regions, uses and fact id."""
         f = self.f
-        extra = [I1] * len(idxs)
-        operands = list(op.operands)
-        if op.name == "scf.for":
-            anchor_false = self.const(op, False)
-            operands += [anchor_false] * len(idxs)  # placeholders, set in _wire_edges
+        new = Op(op.name, operands, [r.type for r in op.results] + [I1] * n_extra,
+                 dict(op.attrs), None, list(op.successors), op.loc,
+                 [r.name for r in op.results] + [None] * n_extra)
         regions = list(op.regions)
-        new = Op(op.name, operands, [r.type for r in op.results] + extra, dict(op.attrs),
-                 None, list(op.successors), op.loc,
-                 [r.name for r in op.results] + [None] * len(idxs))
         op.regions = []
         for r in regions:
             new.add_region(r)
@@ -163,20 +176,47 @@ class Dealloc:
         for old, nr in zip(op.results, new.results, strict=False):
             old.replace_all_uses_with(nr)
             self.val[f.value_id[old]] = nr
+        op.erase()
+        self.newop[op] = new
+        # keep facts' op table pointing at the live op
+        f.ops[f.op_id[op]] = new
+        f.op_id[new] = f.op_id[op]
+        return new
+
+    def _rebuild_with_indicators(self, op: Op, idxs: list[int]) -> None:
+        f = self.f
+        operands = list(op.operands)
+        if op.name == "scf.for":
+            operands += [self.const(op, False)] * len(idxs)  # placeholders, set in _wire_edges
+        old_results = list(op.results)
+        new = self._replace_op(op, operands, len(idxs))
+        self.slots[new] = idxs
         for j, k in enumerate(idxs):
-            rid = f.value_id[op.results[k]]
-            self.ind[rid] = new.results[len(op.results) + j]
+            self.ind[f.value_id[old_results[k]]] = new.results[len(old_results) + j]
             self.stats.indicators += 1
             if op.name == "scf.for":
                 body = new.regions[0].entry
                 a = body.add_arg(I1, None)
                 self.ind[f.value_id[body.args[k + 1]]] = a
-        op.erase()
-        self.newop = getattr(self, "newop", {})
-        self.newop[op] = new
-        # keep facts' op table pointing at the live op
-        f.ops[f.op_id[op]] = new
-        f.op_id[new] = f.op_id[op]
+
+    def _rebuild_while(self, op: Op, before: list[int], after: list[int]) -> None:
+        """scf.while slots: an i1 `before` argument (+ init operand, + after-region yield
+        operand) per ``before`` index; an i1 `after` argument and result (+ scf.condition
+        operand) per ``after`` index."""
+        f = self.f
+        operands = list(op.operands) + [self.const(op, False)] * len(before)  # set in _wire_edges
+        old_results = list(op.results)
+        new = self._replace_op(op, operands, len(after))
+        self.slots[new] = after
+        self.before_slots[new] = before
+        bblk, ablk = new.regions[0].entry, new.regions[1].entry
+        for k in before:
+            self.ind[f.value_id[bblk.args[k]]] = bblk.add_arg(I1, None)
+            self.stats.indicators += 1
+        for j, k in enumerate(after):
+            self.ind[f.value_id[ablk.args[k]]] = ablk.add_arg(I1, None)
+            self.ind[f.value_id[old_results[k]]] = new.results[len(old_results) + j]
+            self.stats.indicators += 1
 
     # ------------------------------------------------------------------ 2. edges
     def _edge_value(self, t_id: int, i: int, k: int, anchor: Op) -> Value:
@@ -208,38 +248,30 @@ class Dealloc:
             top = f.ops[t_id]
             if top.name == "cf.br" or top.name == "cf.cond_br":
                 self._wire_cf(t_id, top)
-            elif top.name == "scf.yield":
+            elif top.name in ("scf.yield", "scf.condition"):
                 self._wire_yield(t_id, top)
         # loop inits
         inits = {(o, k): v for o, k, v, _d in rel["transfer_init"]}
-        for op in list(self.m.walk()):
-            if op.name != "scf.for" or op not in self._new_ops():
+        for op in self.newop.values():
+            if op.name == "scf.for":
+                first, idxs = 3 + self._n_orig(op), self.slots[op]
+            elif op.name == "scf.while":
+                idxs = self.before_slots[op]
+                first = len(op.operands) - len(idxs)
+            else:
                 continue
             oid = self.f.op_id[op]
-            n = self._n_orig(op)
-            for j, k in enumerate(self._slot_list(op)):
+            for j, k in enumerate(idxs):
                 v = inits.get((oid, k))
                 val = self.indicator(v, op) if v is not None else self.const(op, False)
-                op.set_operand(3 + n + j, val)
+                op.set_operand(first + j, val)
 
     def _yield_terms(self) -> set[int]:
-        return {self.f.op_id[op] for op in self.m.walk() if op.name == "scf.yield"
-                and op in self.f.op_id}
-
-    def _new_ops(self) -> set[Op]:
-        return set(getattr(self, "newop", {}).values())
+        return {self.f.op_id[op] for op in self.m.walk()
+                if op.name in ("scf.yield", "scf.condition") and op in self.f.op_id}
 
     def _n_orig(self, op: Op) -> int:
-        return len(op.results) - len(self._slot_list(op))
-
-    def _slot_list(self, op: Op) -> list[int]:
-        cache = getattr(self, "_slot_cache", None)
-        if cache is None:
-            cache = self._slot_cache = {}
-            for old, new in getattr(self, "newop", {}).items():
-                cache[new] = [k for k, r in enumerate(old.results)
-                              if self.f.value_id[r] in self.ind]
-        return cache.get(op, [])
+        return len(op.results) - len(self.slots.get(op, []))
 
     def _wire_cf(self, t_id: int, top: Op) -> None:
         f = self.f
@@ -276,9 +308,15 @@ class Dealloc:
 
     def _wire_yield(self, t_id: int, top: Op) -> None:
         parent = top.parent.parent_op
-        if parent not in self._new_ops():
+        if parent not in self.slots:
             return
-        vals = [self._edge_value(t_id, 0, k, top) for k in self._slot_list(parent)]
+        if top.name == "scf.condition":  # operand k + 1 feeds `after` arg k and result k
+            ks = [k + 1 for k in self.slots[parent]]
+        elif parent.name == "scf.while":  # after-region yield: operand k -> `before` arg k
+            ks = self.before_slots[parent]
+        else:
+            ks = self.slots[parent]
+        vals = [self._edge_value(t_id, 0, k, top) for k in ks]
         top.set_operands(list(top.operands) + vals)
 
     # ------------------------------------------------------------------ 3. returns
@@ -326,7 +364,7 @@ class Dealloc:
                 continue
             per_t[t][v].add(i)
         roots: dict[int, set[int]] = defaultdict(set)
-        for v, r in self.rel["root_of"]:
+        for v, r in self.rel["owning_root"]:
             roots[v].add(r)
         for t in sorted(per_t):
             top = f.ops[t]
