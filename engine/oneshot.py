@@ -163,6 +163,8 @@ class Analysis:
             self.slices[o][(kind, d)] = ("v", v)
         self.loc = {o: (f, ln, c) for o, f, ln, c in rows["op_loc"]}
         self.carried_alias = sorted(rel.get("carried_alias", ()))
+        self.z3_slices = False  # --z3-slices: Z3-proven equal/disjoint slices (engine/slices.py)
+        self._prover = None
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -325,9 +327,22 @@ class Analysis:
                 return False
         return True
 
+    @property
+    def prover(self):
+        """The Z3 slice prover (engine/slices.py), created on first use."""
+        if self._prover is None:
+            from .slices import SliceProver
+
+            self._prover = SliceProver(self)
+        return self._prover
+
     def same_subset(self, ext: int, ins: int) -> bool:
         a, b = self.slices.get(ext, {}), self.slices.get(ins, {})
-        return bool(a) and a == b
+        if bool(a) and a == b:
+            return True
+        # mlir proves equal offsets/sizes/strides semantically (ValueBoundsConstraintSet),
+        # e.g. %c1 + %c1 vs 2: Z3 does the same here, with or without --z3-slices
+        return bool(a) and bool(b) and self.prover.equal(ext, ins)
 
     def matches_insert_dest(self, v: int, ins: int) -> bool:
         dest = self.tuse[(ins, self.subset_insert[ins][1])]
@@ -387,6 +402,8 @@ class Analysis:
                         continue
                 if self.non_conflicting_subsets(r, w):
                     continue
+                if self.z3_slices and self.prover.disjoint(r, w):
+                    continue
                 w_aliases = self.aliases.get(w, ())
                 for d in defs:
                     if d in self.result_of:
@@ -419,6 +436,8 @@ class Analysis:
 
     def try_inplace(self, u: tuple[int, int]) -> Conflict | None:
         roots = [self.tuse[u]] + [a for a, _ in self.aliases.get(u, ())]
+        if self.z3_slices:
+            self.prover.candidate = u
         reads, writes, sets = self.collect(roots)
         if self.is_write(u):
             writes[u] = None
@@ -662,8 +681,11 @@ class Analysis:
 
 
 def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rules_dir=None,
-                   z3_slices: bool = False):
-    """Facts, analysis state and decisions for a parsed module."""
+                   z3_slices: bool | None = None):
+    """Facts, analysis state and decisions for a parsed module. ``z3_slices``: drop
+    conflicts between Z3-proven equal/disjoint slices (None: on for ``optimal`` only)."""
+    if z3_slices is None:
+        z3_slices = strategy == "optimal"
     from bufferlog.frontend.facts import export
 
     facts = export(module)

@@ -5,6 +5,7 @@ print-conflicts"`` (``__inplace_operands_attr__``, ``C_n[...]`` conflict tags,
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from bufferlog.commands import add_io, read_input
@@ -16,8 +17,9 @@ def add_analysis_options(p) -> None:
     p.add_argument("--engine", choices=("auto", "souffle", "embedded"), default="auto")
     p.add_argument("--rules", metavar="DIR", default=None,
                    help="extra/overriding rule files (e.g. semantics of your own ops)")
-    p.add_argument("--z3-slices", action="store_true",
-                   help="drop conflicts between slices Z3 proves equal or disjoint (beyond mlir-opt)")
+    p.add_argument("--z3-slices", action=argparse.BooleanOptionalAction, default=None,
+                   help="drop conflicts between slices Z3 proves equal or disjoint (beyond "
+                        "mlir-opt; default: off for oneshot, on for optimal)")
 
 
 def register(sub) -> None:

@@ -1,0 +1,208 @@
+"""Z3 reasoning about slices (``--z3-slices``): prove two subsets of one buffer disjoint
+or equal, so that a read and a write of the same alias set need not conflict.
+
+mlir-opt only knows "same static offsets/sizes/strides or same SSA values" (matching
+extract_slice/insert_slice pairs). Here offsets, sizes and strides become Z3 integer
+terms built from the facts: ``slice_static`` (constants), ``slice_dynamic`` (SSA values),
+``const_int`` (``arith.constant`` of index/integer type) and ``arith.addi/subi/muli`` over
+them; any other value is a free variable (one per SSA value, so ``%i`` and ``%i + 4``
+relate).
+
+Access paths. A use reads or writes all of its operand's buffer, except: the destination
+of ``tensor.insert_slice`` (writes the slice), the source of ``tensor.extract_slice`` (read
+through the result: the slice), ``tensor.extract``/``tensor.insert`` (one element). Walking up
+from the value through in-place ``extract_slice`` ops (composing offsets/sizes/strides)
+and in-place same-type equivalent aliases (DPS inits, ``tensor.insert``/``insert_slice``
+destinations, ``tensor.cast``) gives a root value and a subset of the root's buffer.
+
+* :meth:`SliceProver.disjoint` — both uses reach the same root and, for some dimension,
+  the two index intervals ``[off, off + (size - 1) * stride]`` cannot overlap for any
+  value of the free variables (strides provably >= 1, or an empty slice).
+* :meth:`SliceProver.equal` — two slice ops have provably equal offsets, sizes and
+  strides: matching extract/insert pairs. mlir proves this semantically too
+  (ValueBoundsConstraintSet, e.g. ``%c1 + %c1`` vs ``2``), so it is used with or without
+  ``--z3-slices``; only :meth:`disjoint` is behind the option.
+
+Every query is a validity check (``Not(formula)`` unsat) with a small timeout; "unknown"
+counts as not proven, so the result is always sound.
+"""
+
+from __future__ import annotations
+
+ARITH = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*",
+         "index.add": "+", "index.sub": "-", "index.mul": "*"}
+KINDS = ("offset", "size", "stride")
+#: element access ops: name -> tensor operand (indices follow it)
+ELEMENT = {"tensor.extract": 0, "tensor.insert": 1}
+MAX_DEPTH = 64
+
+
+class SliceProver:
+    """Slice terms and proofs over one :class:`engine.oneshot.Analysis`."""
+
+    def __init__(self, an, timeout_ms: int = 200):
+        import z3
+
+        self.z3 = z3
+        self.an = an
+        self.timeout_ms = timeout_ms
+        self.operands = {(o, i): v for o, i, v in an.rows["operand"]}
+        self.const: dict[int, int] = {}
+        res0 = {o: v for v, (o, i) in an.result_of.items() if i == 0}
+        for o, n in an.rows["const_int"]:
+            if o in res0:
+                self.const[res0[o]] = n
+        self.vtype = {v: t for v, t in an.rows["value_type"]}
+        self.rank = {v: r for v, r in an.rows["value_rank"]}
+        self._terms: dict[int, object] = {}
+        self._proofs: dict[tuple, bool] = {}
+        self.candidate: tuple[int, int] | None = None  # the use being decided (as in place)
+        self.stats = {"queries": 0, "disjoint": 0, "equal": 0}
+
+    # ------------------------------------------------------------------ terms
+    def term(self, v: int, depth: int = 0):
+        t = self._terms.get(v)
+        if t is not None:
+            return t
+        z3 = self.z3
+        if v in self.const:
+            t = z3.IntVal(self.const[v])
+        else:
+            t = None
+            ro = self.an.result_of.get(v)
+            if ro is not None and depth < MAX_DEPTH:
+                op = ARITH.get(self.an.name[ro[0]])
+                a, b = self.operands.get((ro[0], 0)), self.operands.get((ro[0], 1))
+                if op is not None and a is not None and b is not None:
+                    x, y = self.term(a, depth + 1), self.term(b, depth + 1)
+                    t = x + y if op == "+" else x - y if op == "-" else x * y
+            if t is None:
+                t = z3.Int(f"v{v}")
+        self._terms[v] = t
+        return t
+
+    def params(self, o: int) -> list[tuple] | None:
+        """[(offset, size, stride)] per dimension of slice op ``o`` (None: incomplete)."""
+        sl = self.an.slices.get(o)
+        if not sl:
+            return None
+        rank = 1 + max(d for _, d in sl)
+        out = []
+        for d in range(rank):
+            dim = []
+            for k in KINDS:
+                p = sl.get((k, d))
+                if p is None:
+                    return None
+                dim.append(self.z3.IntVal(p[1]) if p[0] == "c" else self.term(p[1]))
+            out.append(tuple(dim))
+        return out
+
+    def element(self, o: int, i: int) -> list[tuple] | None:
+        """The one-element subset [idx, idx + 1) per dimension accessed by op o's operand i."""
+        rank = self.rank.get(self.an.tuse[(o, i)])
+        if rank is None:
+            return None
+        one = self.z3.IntVal(1)
+        idx = [self.operands.get((o, i + 1 + d)) for d in range(rank)]
+        if any(x is None for x in idx):
+            return None
+        return [(self.term(x), one, one) for x in idx]
+
+    # ------------------------------------------------------------------ access paths
+    def _inplace(self, u: tuple[int, int]) -> bool:
+        return bool(self.an.inplace.get(u)) or u == self.candidate
+
+    def access(self, u: tuple[int, int]) -> tuple[int, list[tuple] | None]:
+        """(root value, subset of the root's buffer or None = all of it) touched by use u."""
+        an = self.an
+        o, i = u
+        v = an.tuse[u]
+        sub = None
+        if o in an.subset_insert and o not in an.whole_insert \
+                and i == an.subset_insert[o][1] and an.is_write(u):
+            sub = self.params(o)  # insert_slice writes the slice of its destination
+        elif o in an.subset_extract and i == an.subset_extract[o]:
+            sub = self.params(o)  # extract_slice exposes (reads via its result) the slice
+        elif an.name[o] in ELEMENT and i == ELEMENT[an.name[o]]:
+            sub = self.element(o, i)  # tensor.extract / tensor.insert: one element
+        if sub is not None and len(sub) != self.rank.get(v, -1):
+            return v, None
+        for _ in range(MAX_DEPTH):
+            ro = an.result_of.get(v)
+            if ro is None:
+                break
+            o = ro[0]
+            if o in an.subset_extract:
+                src_u = (o, an.subset_extract[o])
+                src = an.tuse.get(src_u)
+                p = self.params(o)
+                if src is None or p is None or not self._inplace(src_u) \
+                        or self.rank.get(src) != len(p) or self.rank.get(v) != len(p):
+                    break
+                sub = p if sub is None else [
+                    (po + so * ps, ss, ps * st) for (po, _, ps), (so, ss, st) in zip(p, sub, strict=True)]
+                v = src
+                continue
+            al = an.aliasing_operands(v)
+            if len(al) != 1:
+                break
+            w, k = al[0]
+            x = an.tuse[w]
+            if not self._inplace(w) or an.kind(w, v, k) != "equivalent":
+                break
+            same = self.vtype.get(x) == self.vtype.get(v) or (
+                an.name[o] == "tensor.cast" and self.rank.get(x) == self.rank.get(v) is not None)
+            if not same:
+                break
+            v = x
+        return v, sub
+
+    # ------------------------------------------------------------------ proofs
+    def _valid(self, key, formula) -> bool:
+        r = self._proofs.get(key)
+        if r is None:
+            z3 = self.z3
+            s = z3.Solver()
+            s.set("timeout", self.timeout_ms)
+            s.add(z3.Not(formula))
+            self.stats["queries"] += 1
+            r = self._proofs[key] = s.check() == z3.unsat
+        return r
+
+    def _disjoint_subsets(self, a: list[tuple], b: list[tuple]) -> bool:
+        z3 = self.z3
+        if len(a) != len(b):
+            return False
+        for d, ((o1, s1, t1), (o2, s2, t2)) in enumerate(zip(a, b, strict=True)):
+            e1, e2 = o1 + (s1 - 1) * t1, o2 + (s2 - 1) * t2
+            f = z3.Or(s1 <= 0, s2 <= 0,
+                      z3.And(t1 >= 1, t2 >= 1, z3.Or(e1 < o2, e2 < o1)))
+            if self._valid(("dis", d, str(f)), f):
+                return True
+        return False
+
+    def disjoint(self, r: tuple[int, int], w: tuple[int, int]) -> bool:
+        """Read use r and write use w touch provably disjoint parts of one buffer."""
+        root_r, sub_r = self.access(r)
+        if sub_r is None:
+            return False
+        root_w, sub_w = self.access(w)
+        if sub_w is None or root_r != root_w:
+            return False
+        ok = self._disjoint_subsets(sub_r, sub_w)
+        if ok:
+            self.stats["disjoint"] += 1
+        return ok
+
+    def equal(self, o1: int, o2: int) -> bool:
+        """Slice ops o1 and o2 have provably equal offsets, sizes and strides."""
+        a, b = self.params(o1), self.params(o2)
+        if a is None or b is None or len(a) != len(b):
+            return False
+        z3 = self.z3
+        f = z3.And([x == y for da, db in zip(a, b, strict=True) for x, y in zip(da, db, strict=True)])
+        ok = self._valid(("eq", o1, o2), f)
+        if ok:
+            self.stats["equal"] += 1
+        return ok
