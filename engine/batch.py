@@ -5,9 +5,10 @@ Pieces (each usable on its own):
 * :func:`discover` — files, directories (recursive ``*.mlir``) and glob patterns to a
   de-duplicated, ordered list of files.
 * :func:`analyze_file` — THE per-file work: ``analyze_file(path, options) -> row``. It
-  calls the product APIs (parser, fact exporter, and the analysis / backends as they
-  become available) and never raises: a bad file becomes a row with ``status`` and
-  ``error`` / ``error_loc``.
+  calls the product APIs (parser, analysis, then bufferize + dealloc, whose output
+  ``backend/quality.py count_figures`` counts) and never raises: a bad file becomes a row
+  with ``status`` and ``error`` / ``error_loc``; a file the backend cannot bufferize keeps
+  its analysis figures with status ``partial`` and ``bufferize_error``.
 * :data:`COLUMNS` — the row schema, one :class:`Column` per key with its meaning. A
   figure the current build cannot compute is ``None`` (null in JSON, empty in CSV);
   figures are never estimated.
@@ -25,7 +26,6 @@ import fnmatch
 import glob
 import hashlib
 import json
-import math
 import multiprocessing as mp
 import os
 import re
@@ -57,7 +57,9 @@ class Column:
 
 
 STATUSES = {
-    "ok": "analysed",
+    "ok": "analysed and bufferized (tensor inputs) or deallocated (memref inputs)",
+    "partial": "analysed, but the backend (bufferize + dealloc) failed: analysis figures "
+               "only, see bufferize_error/bufferize_error_loc",
     "empty": "no operations (empty or whitespace/comment-only file); figures are 0 or null",
     "error": "the input was rejected (syntax, unknown op, not UTF-8, ...): see error/error_loc",
     "internal_error": "bufferlog itself failed on this file (a bug): see error",
@@ -75,11 +77,18 @@ COLUMNS: list[Column] = [
     Column("written_operands", "int", "tensor operands the op writes (rules/ops.dl `writes`)"),
     Column("inplace_operands", "int", "tensor operands the analysis bufferizes in place"),
     Column("inplace_pct", "float", "100 * in-place / decided tensor operands"),
-    Column("copies", "int", "tensor inputs: out-of-place operands (each bufferizes to an alloc + copy), from the analysis; memref inputs: memref.copy/linalg.copy in the deallocated output"),
+    Column("out_of_place", "int", "tensor operands the analysis puts out of place (each needs a new buffer, usually alloc + copy); null for memref inputs"),
+    Column("out_of_place_bytes", "int", "static bytes of those operands (null if any has a dynamic shape)"),
+    Column("copies", "int", "memref.copy + linalg.copy in the output of bufferize + dealloc (tensor inputs) or dealloc (memref inputs); null if that failed"),
     Column("bytes_copied", "int", "static bytes of those copies (null if any has a dynamic shape)"),
-    Column("allocs", "int", "memref.alloc / memref.realloc ops in the bufferized output (null until the bufferize backend exists, except for memref inputs)"),
-    Column("deallocs", "int", "memref.dealloc + bufferization.dealloc ops in the output"),
-    Column("dealloc_checks", "int", "runtime dealloc checks: conditional deallocs (scf.if-guarded or bufferization.dealloc with a non-constant condition) + dealloc_helper calls"),
+    Column("allocs", "int", "memref.alloc / memref.realloc of data buffers in that output"),
+    Column("deallocs", "int", "memref.dealloc (data buffers) + bufferization.dealloc ops in that output"),
+    Column("dealloc_checks", "int", "runtime dealloc checks: guarded_deallocs + dealloc_helper_calls + bufferization.dealloc ops"),
+    Column("clones", "int", "bufferization.clone ops in that output"),
+    Column("guarded_deallocs", "int", "memref.dealloc directly inside an scf.if (freed on a runtime condition)"),
+    Column("dealloc_helper_calls", "int", "calls to @dealloc_helper* (runtime alias checks of lowered bufferization.dealloc)"),
+    Column("bufferize_error", "str", "why the backend failed on this file (status partial)"),
+    Column("bufferize_error_loc", "str", "file:line:col of the backend error, when known"),
     Column("conflicts", "int", "conflicts the analysis found (total)"),
     Column("conflicts_by_kind", "dict", "conflicts per kind, e.g. {\"raw\": 2, \"not_writable\": 1}"),
     Column("analysis_s", "float", "wall seconds spent in analyze_file for this file"),
@@ -92,15 +101,26 @@ COMPARE_COLUMNS: list[Column] = [
     Column("mlir_opt_error", "str", "first line of mlir-opt's error output"),
     Column("mlir_opt_inplace_pct", "float", "in-place % from mlir-opt's __inplace_operands_attr__"),
     Column("mlir_opt_conflicts", "int", "conflict definitions (C_n[DEF]) mlir-opt printed"),
-    Column("mlir_opt_copies", "int", "copies in mlir-opt's bufferize+dealloc pipeline output"),
-    Column("mlir_opt_bytes_copied", "int", "static bytes of those copies"),
-    Column("mlir_opt_allocs", "int", "allocs in mlir-opt's output"),
+    Column("mlir_opt_copies", "int", "copies in mlir-opt's bufferize + --buffer-deallocation-pipeline output (counted like copies)"),
+    Column("mlir_opt_bytes_copied", "int", "static bytes of those copies (null if any is dynamic)"),
+    Column("mlir_opt_allocs", "int", "allocs of data buffers in mlir-opt's output"),
     Column("mlir_opt_deallocs", "int", "deallocs in mlir-opt's output"),
     Column("mlir_opt_dealloc_checks", "int", "runtime dealloc checks in mlir-opt's output"),
+    Column("mlir_opt_clones", "int", "bufferization.clone ops in mlir-opt's output"),
+    Column("mlir_opt_guarded_deallocs", "int", "memref.dealloc directly inside an scf.if in mlir-opt's output"),
+    Column("mlir_opt_dealloc_helper_calls", "int", "calls to @dealloc_helper* in mlir-opt's output"),
     Column("mlir_opt_s", "float", "wall seconds of the mlir-opt runs"),
 ]
 
 COLUMN_NAMES = [c.name for c in COLUMNS]
+
+# The backend figures of a row (from backend/quality.py count_figures); with --compare
+# each has an mlir_opt_<name> twin counted the same way on mlir-opt's output.
+BACKEND_FIGURES = ["copies", "bytes_copied", "allocs", "deallocs", "dealloc_checks", "clones",
+                   "guarded_deallocs", "dealloc_helper_calls"]
+
+# Bumped whenever the meaning of a row changes, so cached rows of an older schema miss.
+ROW_SCHEMA = 2
 
 
 def empty_row(path: str, compare: bool = False) -> dict[str, Any]:
@@ -230,14 +250,14 @@ def cache_key(data: bytes, rules_h: str, options: BatchOptions) -> str:
     h.update(hashlib.sha256(data).digest())
     h.update(rules_h.encode())
     h.update(json.dumps(options.key_dict(), sort_keys=True).encode())
-    h.update(__version__.encode())
+    h.update(f"{__version__}/rows{ROW_SCHEMA}".encode())
     return h.hexdigest()
 
 
 class ResultCache:
     """One JSON file per row under ``<dir>/results/<k[:2]>/<k>.json`` (atomic writes)."""
 
-    CACHEABLE = {"ok", "empty", "error"}  # deterministic outcomes only
+    CACHEABLE = {"ok", "partial", "empty", "error"}  # deterministic outcomes only
 
     def __init__(self, directory: str | Path):
         self.dir = Path(directory) / "results"
@@ -303,7 +323,7 @@ def analyze_file(path: str, options: BatchOptions | dict | None = None,
             row.update(status="empty", ops=0, tensor_operands=0)
         else:
             _analyze_text(path, text, options, row)
-            row["status"] = "ok"
+            row["status"] = "partial" if row.get("bufferize_error") else "ok"
     except UserError as e:
         row.update(status="error", error=e.message, error_loc=str(e.loc) if e.loc else None)
     except RecursionError:
@@ -333,8 +353,8 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
 
 def _fill_analysis(module: Any, text: str, options: BatchOptions, row: dict) -> None:
     """In-place decisions and conflicts from the One-Shot analysis
-    (``engine.oneshot.analyze_module``); for memref-level inputs, the deallocation
-    backend's output figures. A figure with no producing API in this build stays null."""
+    (``engine.oneshot.analyze_module``), then the backend figures (:func:`_fill_backend`).
+    A figure with no producing API in this build stays null."""
     from bufferlog.frontend import types as T
 
     from .oneshot import analyze_module, operand_annotations
@@ -348,9 +368,9 @@ def _fill_analysis(module: Any, text: str, options: BatchOptions, row: dict) -> 
     if decided:
         row["inplace_pct"] = round(100.0 * decided.count("true") / len(decided), 2)
     out_of_place = [u for u in dec.order if dec.inplace.get(u) is False]
-    row["copies"] = len(out_of_place)
+    row["out_of_place"] = len(out_of_place)
     sizes = [an.bytes.get(an.tuse[u]) for u in out_of_place]
-    row["bytes_copied"] = None if None in sizes else sum(sizes)
+    row["out_of_place_bytes"] = None if None in sizes else sum(sizes)
     kinds = Counter(c.kind.replace("-", "_") for c in dec.conflicts.values())
     row["conflicts"] = sum(kinds.values())
     row["conflicts_by_kind"] = dict(sorted(kinds.items()))
@@ -360,14 +380,46 @@ def _fill_analysis(module: Any, text: str, options: BatchOptions, row: dict) -> 
         any(T.is_tensor(v.type) for op in module.walk() for r in op.regions
             for b in r.blocks for v in b.args)
     if not has_tensors:  # memref IR: the dealloc backend applies directly
-        from bufferlog.backend.dealloc import deallocate
-
         row.pop("_explain", None)  # no tensor copies to explain
-        stats = deallocate(module, engine=options.engine)
-        figs = count_module_figures(module)
-        row.update(copies=figs["copies"], bytes_copied=figs["bytes_copied"],
-                   allocs=figs["allocs"], deallocs=figs["deallocs"],
-                   dealloc_checks=stats.conditional + stats.runtime)
+        row.update(out_of_place=None, out_of_place_bytes=None)
+    _fill_backend(module.file, text, has_tensors, options, row)
+
+
+def _fill_backend(path: str, text: str, has_tensors: bool, options: BatchOptions,
+                  row: dict) -> None:
+    """The backend figures: ``bufferize`` (+ dealloc) of a tensor input, ``deallocate`` of
+    a memref input, on a fresh parse of ``text``, counted by
+    :func:`bufferlog.backend.quality.count_figures`. A failure leaves them null and sets
+    ``bufferize_error`` (the row's status becomes ``partial``)."""
+    from bufferlog.backend.quality import count_figures
+    from bufferlog.frontend.parser import parse
+
+    try:
+        module = parse(text, path)
+        if has_tensors:
+            from bufferlog.backend.bufferize import bufferize
+
+            module = bufferize(module, options.strategy, True, engine=options.engine)
+        else:
+            from bufferlog.backend.dealloc import deallocate
+
+            deallocate(module, engine=options.engine)
+        row.update(backend_row(count_figures(module)))
+    except UserError as e:
+        row.update(bufferize_error=e.message, bufferize_error_loc=str(e.loc) if e.loc else None)
+    except RecursionError:
+        row["bufferize_error"] = "input nested too deeply for the backend"
+    except Exception as e:  # a backend bug: keep the analysis figures, report it
+        row["bufferize_error"] = f"internal error: {type(e).__name__}: {e}"
+
+
+def backend_row(figs: dict[str, int]) -> dict[str, int | None]:
+    """Row values of :data:`BACKEND_FIGURES` from ``count_figures`` output
+    (``bytes_copied`` is null when any copy has a dynamic shape)."""
+    out: dict[str, int | None] = {k: figs[k] for k in BACKEND_FIGURES}
+    if figs["dynamic_copies"]:
+        out["bytes_copied"] = None
+    return out
 
 
 def explain_copies(an: Any, dec: Any, out_of_place: list) -> str:
@@ -415,118 +467,14 @@ def _value_label(an: Any, v: int | None) -> str:
     return str(v)
 
 
-def count_module_figures(module: Any) -> dict[str, int | None]:
-    """Copies, bytes copied, allocs, deallocs, runtime checks in a memref IR module."""
-    from bufferlog.frontend import types as T
-
-    copies = allocs = deallocs = checks = 0
-    nbytes: int | None = 0
-
-    def walk(op: Any, guarded: bool) -> None:
-        nonlocal copies, allocs, deallocs, checks, nbytes
-        n = op.name
-        if n in ("memref.copy", "linalg.copy"):
-            copies += 1
-            b = T.static_bytes(op.operands[0].type) if op.operands else None
-            nbytes = None if b is None or nbytes is None else nbytes + b
-        elif n in ("memref.alloc", "memref.realloc"):
-            allocs += 1
-        elif n in ("memref.dealloc", "bufferization.dealloc"):
-            deallocs += 1
-            checks += n == "bufferization.dealloc" or guarded
-        elif n == "func.call" and "dealloc_helper" in str(op.attrs.get("callee", "")):
-            checks += 1
-        for r in op.regions:
-            for blk in r.blocks:
-                for sub in blk.ops:
-                    walk(sub, guarded or n == "scf.if")
-
-    walk(module.module_op, False)
-    return {"copies": copies, "bytes_copied": nbytes, "allocs": allocs,
-            "deallocs": deallocs, "dealloc_checks": checks}
-
-
-# ---------------------------------------------------------------------------------
-# Counting figures in memref IR (mlir-opt's output, generic or custom form)
-# ---------------------------------------------------------------------------------
-
-_OP_LINE = re.compile(
-    r'^(?P<indent>\s*)(?:%[^=]*=\s*)?"?(?P<name>[A-Za-z_][\w$]*\.[\w$.]+)"?[\s(<{@%:]')
-_CALL_LINE = re.compile(r"^(?P<indent>\s*)(?:%[^=]*=\s*)?(?P<name>call)\s+@")
-_ELEM_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i1": 8, "i8": 8, "i16": 16,
-              "i32": 32, "i64": 64, "index": 64}
-_MEMREF = re.compile(r"memref<([^<>]*(?:<[^<>]*>[^<>]*)*)>")
-
-
-_SHAPE = re.compile(r"^((?:(?:\d+|\?)x)*)(.+)$")
-
-
-def _memref_shape(spec: str) -> tuple[list[str], str]:
-    m = _SHAPE.match(spec.split(",")[0].strip())
-    if m is None:
-        return [], spec
-    return [d for d in m.group(1).split("x") if d], m.group(2)
-
-
-def _memref_bytes(spec: str) -> int | None:
-    dims, elem = _memref_shape(spec)
-    bits = _ELEM_BITS.get(elem)
-    if bits is None or any(not d.isdigit() for d in dims):
-        return None
-    return bits // 8 * math.prod(int(d) for d in dims)
-
-
-def count_memref_figures(ir: str) -> dict[str, int | None]:
-    """Copies, bytes copied, allocs, deallocs and runtime dealloc checks in memref IR
-    text as printed by mlir-opt (one op per line; nesting read from indentation). Ops in
-    ``dealloc_helper`` functions and the index/i1 bookkeeping buffers of lowered
-    deallocations are runtime-check machinery, not data buffers: not counted."""
-    copies = allocs = deallocs = checks = 0
-    nbytes: int | None = 0
-    stack: list[tuple[int, str, bool]] = []  # (indent, op name, inside a helper)
-    for line in ir.splitlines():
-        m = _OP_LINE.match(line) or _CALL_LINE.match(line)
-        if not m:
-            continue
-        ind, name = len(m["indent"]), m["name"]
-        if name == "call":
-            name = "func.call"
-        while stack and stack[-1][0] >= ind:
-            stack.pop()
-        in_helper = bool(stack and stack[-1][2])
-        if name == "func.func":
-            stack.append((ind, name, "@dealloc_helper" in line))
-            continue
-        stack.append((ind, name, in_helper))
-        if in_helper:
-            continue
-        types = _MEMREF.findall(line[m.end():])
-        elem = _memref_shape(types[-1])[1] if types else ""
-        if name in ("memref.copy", "linalg.copy"):
-            if name == "linalg.copy" and not types:
-                continue
-            copies += 1
-            b = _memref_bytes(types[-1]) if types else None
-            nbytes = None if b is None or nbytes is None else nbytes + b
-        elif name in ("memref.alloc", "memref.realloc"):
-            allocs += elem not in ("index", "i1")
-        elif name == "bufferization.dealloc":
-            deallocs += 1
-            checks += 1
-        elif name == "memref.dealloc" and elem not in ("index", "i1"):
-            deallocs += 1
-            checks += any(n == "scf.if" for _, n, _ in stack[:-1][-1:])
-        elif name == "func.call" and "@dealloc_helper" in line:
-            checks += 1
-    return {"copies": copies, "bytes_copied": nbytes, "allocs": allocs,
-            "deallocs": deallocs, "dealloc_checks": checks}
-
-
 def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
                      timeout: float = 120.0) -> dict[str, Any]:
     """The comparison columns from mlir-opt: its analysis annotations (in-place %,
-    conflicts) and its bufferize + buffer-deallocation-pipeline output (copies, allocs,
-    deallocs, checks). ``mlir_opt_status`` is "missing" when the tool is not installed."""
+    conflicts) and its bufferize + buffer-deallocation-pipeline output, printed in generic
+    form and counted by the same :func:`~bufferlog.backend.quality.count_figures` as
+    ours. ``mlir_opt_status`` is "missing" when the tool is not installed."""
+    from bufferlog.backend.quality import count_figures
+
     out: dict[str, Any] = {c.name: None for c in COMPARE_COLUMNS}
     exe = shutil.which(mlir_opt)
     if exe is None:
@@ -550,13 +498,18 @@ def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
         out["mlir_opt_conflicts"] = len(set(re.findall(r"C_(\d+)\[DEF", a.stdout)))
         ref = "function-boundary-type-conversion=identity-layout-map"
         b = run(f"--one-shot-bufferize=bufferize-function-boundaries {ref}",
-                "--buffer-deallocation-pipeline")
+                "--buffer-deallocation-pipeline", "--mlir-print-op-generic")
         if b.returncode != 0:
             b = run(f"--one-shot-bufferize=bufferize-function-boundaries {ref} "
-                    "allow-return-allocs-from-loops", "--buffer-deallocation-pipeline")
+                    "allow-return-allocs-from-loops", "--buffer-deallocation-pipeline",
+                    "--mlir-print-op-generic")
         if b.returncode != 0:
             raise _ToolError(b.stderr)
-        out.update({f"mlir_opt_{k}": v for k, v in count_memref_figures(b.stdout).items()})
+        try:
+            figs = count_figures(b.stdout, "<mlir-opt output>")
+        except UserError as e:
+            raise _ToolError(f"error: cannot read mlir-opt's output: {e}") from None
+        out.update({f"mlir_opt_{k}": v for k, v in backend_row(figs).items()})
         out["mlir_opt_status"] = "ok"
     except _ToolError as e:
         msg = next((ln for ln in str(e).splitlines() if "error" in ln), str(e).strip()[:300])
@@ -844,7 +797,8 @@ class Progress:
             return
         # plain mode: one line per file (logs, CI)
         eta = (self.total - self.done) / r if r > 0 else float("nan")
-        msg = f" ({row['error']})" if row.get("error") else ""
+        err = row.get("error") or row.get("bufferize_error")
+        msg = f" ({err})" if err else ""
         print(f"[{self.done}/{self.total}] {r:.1f} files/s ETA {eta:.0f}s "
               f"{row['status']}: {row['file']}{msg}", file=self.stream, flush=True)
 

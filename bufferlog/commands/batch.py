@@ -95,4 +95,7 @@ def _print_table(rows: list[dict]) -> None:
         line = f"{r['file']:<{width}}  " + "  ".join(f"{x:>10.10}" for x in cells)
         if r.get("error"):
             line += f"  {r['error_loc'] + ': ' if r.get('error_loc') else ''}{r['error']}"
+        elif r.get("bufferize_error"):
+            loc = r.get("bufferize_error_loc")
+            line += f"  {loc + ': ' if loc else ''}{r['bufferize_error']}"
         print(line)
