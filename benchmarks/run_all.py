@@ -7,7 +7,7 @@ import importlib
 import sys
 import time
 
-ALL = ["bench_parse", "bench_engine", "bench_analysis", "bench_batch"]
+ALL = ["bench_parse", "bench_engine", "bench_analysis", "bench_batch", "bench_quality"]
 
 
 def main(argv: list[str]) -> int:
