@@ -673,56 +673,6 @@ def dense_i32(*sizes: int):
     return segments(*sizes)
 
 
-def lower_whiles(module: Module) -> None:
-    """Turn each ``scf.while`` carrying memrefs directly in a function body into ``cf``
-    blocks (the dealloc backend handles branches, not ``scf.while``)."""
-    from bufferlog.frontend.ir import Block
-
-    def carries(op):
-        return any(T.is_memref(v.type) for v in [*op.operands, *op.results])
-
-    changed = True
-    while changed:
-        changed = False
-        for f in module.functions():
-            region = f.regions[0]
-            for blk in list(region.blocks):
-                w = next((o for o in blk.ops if o.name == "scf.while" and carries(o)), None)
-                if w is None:
-                    continue
-                before, after = w.regions[0].entry, w.regions[1].entry
-                cont = Block([r.type for r in w.results])
-                at = blk.ops.index(w)
-                for o in blk.ops[at + 1:]:
-                    blk.ops.remove(o)
-                    cont.append(o)
-                for r, a in zip(w.results, cont.args, strict=True):
-                    r.replace_all_uses_with(a)
-                i = region.blocks.index(blk)
-                for k, b in enumerate((before, after, cont)):
-                    b.parent = None
-                    region.blocks.insert(i + 1 + k, b)
-                    b.parent = region
-                w.regions = []
-                inits = w.operands
-                blk.ops.remove(w)
-                w.set_operands([])
-                blk.append(Op("cf.br", inits, [], {}, successors=[before], loc=w.loc))
-                cond = before.ops[-1]
-                c, *fwd = cond.operands
-                before.ops.remove(cond)
-                cond.set_operands([])
-                before.append(Op("cf.cond_br", [c, *fwd, *fwd], [], {
-                    "operandSegmentSizes": dense_i32(1, len(fwd), len(fwd))},
-                    successors=[after, cont], loc=cond.loc))
-                y = after.ops[-1]
-                vals = y.operands
-                after.ops.remove(y)
-                y.set_operands([])
-                after.append(Op("cf.br", vals, [], {}, successors=[before], loc=y.loc))
-                changed = True
-
-
 def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
               layout: str = "identity-layout-map", engine: str = "auto") -> Module:
     """Bufferize ``module`` in place; with ``dealloc`` return the re-parsed module with
@@ -737,7 +687,6 @@ def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
     from bufferlog.frontend.parser import parse
     from bufferlog.frontend.printer import print_module
 
-    lower_whiles(module)
     m = parse(print_module(module), module.file)
     deallocate(m, "memref-dealloc", engine)
     return m

@@ -22,6 +22,10 @@ HERE = Path(__file__).resolve().parent
 SEEDS = oracle.SHARED / "corpus" / "seeds"
 SEED_NAMES = ["branch_alias", "ownership_example", "loop_nested_if", "nested_region_control_flow"]
 PROGRAMS = sorted(p for p in (HERE / "dealloc").glob("*.mlir") if p.stem != "existing_dealloc")
+# scf.while (nested in scf.for / scf.if, swapped buffers, allocs in before/after regions)
+# and scf.index_switch / scf.execute_region with memref results
+REGION_PROGRAMS = [HERE / "dealloc" / f"{n}.mlir" for n in
+                   ("while_in_for", "while_in_if", "while_outer_yield", "switch_region")]
 needs_oracle = pytest.mark.skipif(not oracle.available(run=False), reason="mlir-opt-22 missing")
 needs_runner = pytest.mark.skipif(not oracle.available(run=True), reason="mlir-runner-22 missing")
 
@@ -76,6 +80,46 @@ def test_existing_dealloc_respected() -> None:
     a = oracle.run_program(mine, count=True)
     assert (a.live, a.double_frees, a.bad_frees) == (0, 0, 0), mine
     assert mine.count("memref.dealloc %b") == 1
+
+
+@needs_runner
+@pytest.mark.oracle
+@pytest.mark.parametrize("path", REGION_PROGRAMS, ids=lambda p: p.stem)
+def test_bufferization_dealloc_emit_runs(path: Path) -> None:
+    """The same programs with every free as bufferization.dealloc, lowered by mlir-opt."""
+    text = path.read_text()
+    a = oracle.run_program(ours(text, "bufferization-dealloc"), count=True)
+    b = oracle.run_program(oracle.mlir_opt(text, "--buffer-deallocation-pipeline"), count=True)
+    assert a.returncode == 0, a.stderr
+    assert a.masked_stdout == b.masked_stdout
+    assert (a.live, a.double_frees, a.bad_frees) == (0, 0, 0)
+
+
+def test_while_ownership_slots() -> None:
+    """scf.while: the `before` slot borrowed on entry and owned after a swap gets an i1
+    init + `before` argument + after-region yield operand; the `after`/result slot an i1
+    scf.condition operand + `after` argument + result. No runtime alias check, no clone."""
+    out = ours((HERE / "dealloc" / "while_outer_yield.mlir").read_text())
+    assert "bufferization.dealloc" not in out and "bufferization.clone" not in out
+    assert "cf.br" not in out
+    assert ("scf.while (%x = %o, %y = %p, %k = %c0, %5 = %1) : (memref<2xf32>, memref<2xf32>, "
+            "index, i1) -> (memref<2xf32>, memref<2xf32>, index, i1)") in out
+    assert "scf.condition(%go) %y, %x, %k, %5 :" in out
+    assert "scf.yield %n, %x2, %k3, %7 :" in out
+    # the owned before/after slot is freed unguarded, the dynamic one under its indicator
+    assert "memref.dealloc %w :" in out and "scf.if %4 {\n    memref.dealloc %2" in out
+
+
+def test_while_without_memrefs_untouched() -> None:
+    text = ("func.func @f(%n: index) -> index {\n  %c0 = arith.constant 0 : index\n"
+            "  %r = scf.while (%i = %c0) : (index) -> index {\n"
+            "    %b = memref.alloc() : memref<2xf32>\n"
+            "    %go = arith.cmpi slt, %i, %n : index\n"
+            "    scf.condition(%go) %i : index\n  } do {\n  ^bb0(%j: index):\n"
+            "    scf.yield %j : index\n  }\n  return %r : index\n}\n")
+    out = ours(text)
+    assert "scf.while (%i = %c0) : (index) -> index" in out
+    assert "memref.dealloc %b" in out
 
 
 def test_alias_of_argument_is_cloned_on_return() -> None:
