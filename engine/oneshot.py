@@ -11,13 +11,21 @@ results' in a union-find; equivalence classes too for equivalent aliases).
 
 Decision-dependent pieces stay here: alias/equivalence union-find, definitions through
 func.call results (callee summaries), writes of call operands, the RaW triple check.
+
+Near-linear time: each alias set keeps its reads (sorted, latest op first), its in-place
+writes and its count of read-only members, merged on union. Decisions so far are
+conflict-free, so deciding a use only checks the pairs it creates (reads of one merged
+set against writes of another, and every read against the use's own write); a use that
+neither writes nor joins two sets is in place without a check.
 ``check_assignment`` re-checks a complete assignment (used by ``optimal``).
 """
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 
 from bufferlog.errors import UserError
@@ -43,14 +51,16 @@ class UnionFind:
         self.parent[x] = p
         return p
 
-    def union(self, a: int, b: int) -> None:
+    def union(self, a: int, b: int) -> tuple[int, int] | None:
+        """Merge the sets of a and b; return (new root, absorbed root) or None."""
         ra, rb = self.find(a), self.find(b)
         if ra == rb:
-            return
+            return None
         if len(self.members[ra]) < len(self.members[rb]):
             ra, rb = rb, ra
         self.parent[rb] = ra
         self.members[ra].extend(self.members.pop(rb))
+        return ra, rb
 
     def set_of(self, x: int) -> list[int]:
         return self.members[self.find(x)]
@@ -163,6 +173,12 @@ class Analysis:
             self.slices[o][(kind, d)] = ("v", v)
         self.loc = {o: (f, ln, c) for o, f, ln, c in rows["op_loc"]}
         self.carried_alias = sorted(rel.get("carried_alias", ()))
+        # per value: its reading uses as sort keys (-op, operand), latest op first
+        self.val_reads: dict[int, list[tuple[int, int]]] = {}
+        for v, us in self.uses.items():
+            ks = sorted((-o, i) for o, i in us if (o, i) in self.reads or (o, i) in self.read_via_alias)
+            if ks:
+                self.val_reads[v] = ks
         self.z3_slices = False  # --z3-slices: Z3-proven equal/disjoint slices (engine/slices.py)
         self._prover = None
         self.reset()
@@ -170,6 +186,11 @@ class Analysis:
     # ------------------------------------------------------------------ state
     def reset(self) -> None:
         self.alias = UnionFind()
+        # per alias-set root (sets of more than one value): reading uses (sorted keys),
+        # in-place writing uses, number of read-only members -- kept up to date on union
+        self.set_reads: dict[int, list[tuple[int, int]]] = {}
+        self.set_writes: dict[int, list[tuple[int, int]]] = {}
+        self.set_readonly: dict[int, int] = {}
         self.equiv = UnionFind()
         self.inplace: dict[tuple[int, int], bool] = {}
         self.call_writes: set[tuple[int, int]] = set()
@@ -192,8 +213,33 @@ class Analysis:
         v = self.tuse[u]
         # mlir merges only alias sets here; equivalence classes grow in the
         # per-function equivalence pass (equivalence_pass)
+        if self.is_write(u):
+            self.set_writes.setdefault(self.alias.find(v), []).append(u)
         for a, _k in self.aliases.get(u, ()):
-            self.alias.union(v, a)
+            self.union_alias(v, a)
+
+    def union_alias(self, a: int, b: int) -> None:
+        """Merge the alias sets of a and b (and their read/write/read-only indexes)."""
+        m = self.alias.union(a, b)
+        if m is None:
+            return
+        ra, rb = m
+        r1, r2 = self.reads_of(ra), self.reads_of(rb)
+        self.set_reads[ra] = sorted(r1 + r2) if r1 and r2 else list(r1 or r2)
+        self.set_reads.pop(rb, None)
+        wb = self.set_writes.pop(rb, None)
+        if wb:
+            self.set_writes.setdefault(ra, []).extend(wb)
+        self.set_readonly[ra] = self.readonly_of(ra) + self.readonly_of(rb)
+        self.set_readonly.pop(rb, None)
+
+    def reads_of(self, root: int) -> list[tuple[int, int]]:
+        r = self.set_reads.get(root)
+        return r if r is not None else self.val_reads.get(root, [])
+
+    def readonly_of(self, root: int) -> int:
+        n = self.set_readonly.get(root)
+        return n if n is not None else int(root in self.not_writable)
 
     # ------------------------------------------------------------------ structure
     def contains(self, a: int, b: int) -> bool:
@@ -435,20 +481,69 @@ class Analysis:
         return reads, writes, seen
 
     def try_inplace(self, u: tuple[int, int]) -> Conflict | None:
-        roots = [self.tuse[u]] + [a for a, _ in self.aliases.get(u, ())]
+        """Conflict that bufferizing u in place would create (None: in place is safe).
+
+        Decisions so far are conflict-free, so only pairs that u creates are checked:
+        a read of one alias set with a write of another set being merged, or any read
+        with u's own write. Reads come from per-set indexes, latest op first."""
+        v = self.tuse[u]
+        roots: list[int] = []
+        for x in [v] + [a for a, _ in self.aliases.get(u, ())]:
+            r = self.alias.find(x)
+            if r not in roots:
+                roots.append(r)
+        is_w = self.is_write(u)
+        if not is_w and len(roots) == 1:
+            return None  # no new write and no new alias
         if self.z3_slices:
             self.prover.candidate = u
-        reads, writes, sets = self.collect(roots)
-        if self.is_write(u):
-            writes[u] = None
-        if writes:
-            for s in sets:
-                for m in self.alias.members[s]:
+        writes = [self.set_writes.get(r, []) for r in roots]
+        if (is_w or any(writes)) and any(self.readonly_of(r) for r in roots):
+            for r in roots:
+                for m in self.alias.members.get(r, [r]):
                     if m in self.not_writable:
                         return Conflict("not-writable", u, definition=m)
-        # latest reads first: a read after the write ends the search early
-        order = sorted(reads, key=lambda x: -x[0])
-        return self.find_raw(order, list(writes))
+        own = [u] if is_w else []
+        # writes of the other sets (+ u) per read's set
+        others = [[w for j2, ws in enumerate(writes) if j2 != j for w in ws] + own
+                  for j in range(len(roots))]
+        if len(roots) == 1:
+            order = ((k, 0) for k in self.reads_of(roots[0]))
+        else:
+            order = heapq.merge(*[zip(self.reads_of(r), repeat(j)) for j, r in enumerate(roots)
+                                  if others[j]])
+        it = iter(order)
+        for (no, i), j in it:
+            c = self.find_raw([(-no, i)], others[j])
+            if c is None:
+                continue
+            # the same op may read this buffer through several operands, and several
+            # writes may conflict: report the first in the documented order (alias set
+            # of u's operand first, then of its aliases; members in set order)
+            same = [((-no, i), j)]
+            for (no2, i2), j2 in it:
+                if no2 != no:
+                    break
+                same.append(((-no2, i2), j2))
+            hits = [(r, j2, w) for r, j2 in same for w in others[j2]
+                    if self.find_raw([r], [w]) is not None]
+            if len(hits) == 1:
+                return c
+            pos = self._member_pos(roots, {self.tuse[x] for r, _, w in hits for x in (r, w)})
+            r, _, _ = min(hits, key=lambda h: (h[1], pos[self.tuse[h[0]]], h[0][1]))
+            ws = [w for r2, j2, w in hits if r2 == r]
+            w = min(ws, key=lambda w: (w == u, pos.get(self.tuse[w], (len(roots), 0)), w))
+            return self.find_raw([r], [w])
+        return None
+
+    def _member_pos(self, roots: list[int], values: set[int]) -> dict[int, tuple[int, int]]:
+        """(index of the root in roots, position among its set's members) of each value."""
+        pos: dict[int, tuple[int, int]] = {}
+        for j, r in enumerate(roots):
+            for k, m in enumerate(self.alias.members.get(r, [r])):
+                if m in values:
+                    pos[m] = (j, k)
+        return pos
 
     # ------------------------------------------------------------------ driver
     def func_order(self) -> list[int]:
@@ -574,7 +669,7 @@ class Analysis:
             for group in (s or {}).get("ret_alias", ()):
                 res = self.results[o]
                 for j in group[1:]:
-                    self.alias.union(res[group[0]], res[j])
+                    self.union_alias(res[group[0]], res[j])
 
     def _calls_in(self) -> dict[int, list[int]]:
         ci = getattr(self, "_calls_in_cache", None)
@@ -611,7 +706,7 @@ class Analysis:
             self.bufferize_inplace(u)
         # bufferlog, not mlir: loop-carried values that may receive one buffer alias
         for d1, d2 in self.carried_alias:
-            self.alias.union(d1, d2)
+            self.union_alias(d1, d2)
         for f in self.func_order():
             sym = next(s for s, (g, _) in self.funcs.items() if g == f)
             self.prepare_calls()
