@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -41,6 +42,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # a bufferlog bug: say so plainly; BUFFERLOG_DEBUG=1 shows where
+        if os.environ.get("BUFFERLOG_DEBUG"):
+            raise
+        where = getattr(args, "file", None)
+        print(f"{where + ': ' if isinstance(where, str) else ''}internal error: "
+              f"{type(e).__name__}: {e} (rerun with BUFFERLOG_DEBUG=1 for a traceback)",
+              file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
