@@ -84,6 +84,8 @@ class Decisions:
     order: list[tuple[int, int]] = field(default_factory=list)
     access: dict[tuple[int, int], str] = field(default_factory=dict)  # (func op, arg) -> kind
     equivalent_args: dict[int, list[int]] = field(default_factory=dict)  # return op -> idx
+    # run(fixed, recheck=True): conflicts of imposed in-place uses, with their causes
+    violations: list[tuple[Conflict, list[tuple[int, int]]]] = field(default_factory=list)
 
 
 def derive(rows: dict, engine: str = "auto", rules_dir=None) -> dict[str, set]:
@@ -181,10 +183,18 @@ class Analysis:
                 self.val_reads[v] = ks
         self.z3_slices = False  # --z3-slices: Z3-proven equal/disjoint slices (engine/slices.py)
         self._prover = None
+        # aliasing of the rules alone: call operands get theirs from the callee summaries
+        # of each run (prepare_calls), which depend on that run's decisions
+        self._base_aliases = {u: list(al) for u, al in self.aliases.items()}
+        self._base_rev_alias = {v: list(al) for v, al in self.rev_alias.items()}
         self.reset()
 
     # ------------------------------------------------------------------ state
     def reset(self) -> None:
+        # call operand semantics are re-derived from this run's callee summaries: a
+        # previous run (other decisions) may have summarised a callee differently
+        self.aliases = defaultdict(list, {u: list(al) for u, al in self._base_aliases.items()})
+        self.rev_alias = defaultdict(list, {v: list(al) for v, al in self._base_rev_alias.items()})
         self.alias = UnionFind()
         # per alias-set root (sets of more than one value): reading uses (sorted keys),
         # in-place writing uses, number of read-only members -- kept up to date on union
@@ -192,6 +202,8 @@ class Analysis:
         self.set_writes: dict[int, list[tuple[int, int]]] = {}
         self.set_readonly: dict[int, int] = {}
         self.equiv = UnionFind()
+        # unions no use decision made (the guards): (a, b, call op for returned-twice)
+        self.static_edges: list[tuple[int, int, int | None]] = []
         self.inplace: dict[tuple[int, int], bool] = {}
         self.call_writes: set[tuple[int, int]] = set()
         self._defs: dict[tuple[int, int], list[int]] = {}
@@ -669,6 +681,7 @@ class Analysis:
             for group in (s or {}).get("ret_alias", ()):
                 res = self.results[o]
                 for j in group[1:]:
+                    self.static_edges.append((res[group[0]], res[j], o))
                     self.union_alias(res[group[0]], res[j])
 
     def _calls_in(self) -> dict[int, list[int]]:
@@ -698,14 +711,19 @@ class Analysis:
                 if ok:
                     self.equiv.union(v, first)
 
-    def run(self, fixed: dict[tuple[int, int], bool] | None = None) -> Decisions:
-        """Analyse every function. ``fixed``: decisions to impose instead of deciding."""
+    def run(self, fixed: dict[tuple[int, int], bool] | None = None,
+            recheck: bool = False) -> Decisions:
+        """Analyse every function. ``fixed``: decisions to impose instead of deciding;
+        ``recheck``: check each imposed in-place use with the decision loop's own test
+        (``try_inplace``, in the decision order) and list what it finds in
+        ``dec.violations``."""
         self.reset()
         self.decisions = dec = Decisions()
         for u in sorted(self.must):
             self.bufferize_inplace(u)
         # bufferlog, not mlir: loop-carried values that may receive one buffer alias
         for d1, d2 in self.carried_alias:
+            self.static_edges.append((d1, d2, None))
             self.union_alias(d1, d2)
         for f in self.func_order():
             sym = next(s for s, (g, _) in self.funcs.items() if g == f)
@@ -719,6 +737,10 @@ class Analysis:
                     dec.order.append(u)
                     if fixed is not None:
                         if fixed.get(u, True):
+                            if recheck:
+                                c = self.try_inplace(u)
+                                if c is not None:
+                                    dec.violations.append((c, []))
                             self.bufferize_inplace(u)
                         else:
                             self.inplace[u] = False
@@ -747,9 +769,17 @@ class Analysis:
 
     # ------------------------------------------------------------------ re-check
     def check_assignment(self, inplace: dict[tuple[int, int], bool]) -> list[tuple[Conflict, list]]:
-        """Conflicts of a complete assignment (each with the in-place uses that caused it)."""
-        dec = self.run(fixed=inplace)
-        out = []
+        """Conflicts of a complete assignment, each with the in-place uses that cause it.
+
+        The assignment is replayed in the decision order through ``run`` -- the same
+        state as oneshot's (call semantics from this run's callee summaries, loop
+        equivalences, carried/returned-twice aliases, read-only values) -- and every
+        in-place use is tested with ``try_inplace``, the very check that decides
+        oneshot's uses. Then each final alias set is checked as a whole (its reads
+        against its in-place writes, read-only members against writes) under the final
+        equivalences. A use that oneshot would refuse at its turn is never accepted."""
+        dec = self.run(fixed=inplace, recheck=True)
+        found = [c for c, _ in dec.violations]
         seen: set[int] = set()
         for u, ip in dec.inplace.items():
             if not ip:
@@ -760,15 +790,112 @@ class Analysis:
             seen.add(root)
             reads, writes, _ = self.collect([self.tuse[u]])
             members = self.alias.set_of(self.tuse[u])
-            cause = [x for m in members for x in self.uses.get(m, ())
-                     if self.inplace.get(x) and x not in self.must]
-            if writes and any(m in self.not_writable for m in members):
-                out.append((Conflict("not-writable", u), cause))
+            nw = next((m for m in members if m in self.not_writable), None)
+            if writes and nw is not None:
+                found.append(Conflict("not-writable", next(iter(writes)), definition=nw))
                 continue
             c = self.find_raw(sorted(reads, key=lambda x: -x[0]), list(writes))
             if c is not None:
-                out.append((c, cause))
-        return out
+                found.append(c)
+        return [(c, self.cause(c)) for c in found]
+
+    def _alias_graph(self) -> dict[int, list]:
+        """Final alias sets as a graph: value -> [(value, in-place use joining them, or
+        ("call", o) for returned-twice results of call o, or None)]."""
+        g: dict[int, list] = defaultdict(list)
+        for x, ip in self.inplace.items():
+            if ip:
+                for a, _ in self.aliases.get(x, ()):
+                    g[self.tuse[x]].append((a, x))
+                    g[a].append((self.tuse[x], x))
+        for a, b, o in self.static_edges:
+            lab = None if o is None else ("call", o)
+            g[a].append((b, lab))
+            g[b].append((a, lab))
+        return g
+
+    @staticmethod
+    def _path(g, src: int, goal) -> tuple[int | None, list]:
+        """Shortest alias path from value src to a value satisfying goal: (value, edges)."""
+        prev: dict[int, tuple | None] = {src: None}
+        work = [src]
+        for v in work:
+            if goal(v):
+                hit, edges = v, []
+                while prev[v] is not None:
+                    v, x = prev[v]
+                    if x is not None:
+                        edges.append(x)
+                return hit, edges
+            for b, x in g.get(v, ()):
+                if b not in prev:
+                    prev[b] = (v, x)
+                    work.append(b)
+        return None, []
+
+    def _write_path(self, g, start: int, extra: tuple[int, int] | None = None):
+        """In-place write reached from value start by the shortest alias path: (write, edges)."""
+        wvals = {self.tuse[x]: x for x, ip in self.inplace.items() if ip and self.is_write(x)}
+        if extra is not None and self.is_write(extra):
+            wvals.setdefault(self.tuse[extra], extra)
+        hit, edges = self._path(g, start, lambda v: v in wvals)
+        return wvals.get(hit, extra), edges
+
+    def cause(self, c: Conflict) -> list[tuple[int, int]]:
+        """In-place uses whose decisions make conflict ``c`` (all in place again: the same
+        alias path and write, hence the same conflict): the write and the uses on the
+        shortest alias path from the read (or the read-only value) to the write; for a
+        call among them, what makes its callee write that argument or alias that result
+        (the callee's own paths, recursively)."""
+        g = self._alias_graph()
+        if c.kind == "raw":
+            _, edges = self._path(g, self.tuse[c.read], lambda v: v == self.tuse[c.write])
+            w = c.write
+        else:
+            w, edges = self._write_path(g, c.definition, c.use)
+        out: dict[tuple[int, int], None] = {}
+        self._expand(g, [(w, True), *((e, False) for e in edges)], out, set())
+        return list(out)
+
+    def _expand(self, g, items, out: dict, seen: set) -> None:
+        """Add the uses of items ((use, it writes) or ("call", o)) and what their call
+        semantics rest on to out."""
+        body = {sym: f for sym, (f, decl) in self.funcs.items() if not decl}
+        for x, writes in items:
+            if x is None or (x, writes) in seen:
+                continue
+            seen.add((x, writes))
+            if x[0] == "call":  # results returned twice: the callee's paths between them
+                o = x[1]
+                f = body.get(self.calls[o])
+                rets = [self.tuse[(r, j)] for r in self.func_returns.get(f, ())
+                        for j in self.op_tuses.get(r, ())]
+                for a in rets:
+                    for b in rets:
+                        if a < b and self.alias.find(a) == self.alias.find(b):
+                            _, e = self._path(g, a, lambda v, b=b: v == b)
+                            self._expand(g, [(y, False) for y in e], out, seen)
+                continue
+            if x not in self.must:
+                out[x] = None
+            o, i = x
+            f = body.get(self.calls.get(o))
+            if f is None:
+                continue
+            arg = next((v for k, v in self.func_args.get(f, ()) if k == i), None)
+            if arg is None:
+                continue
+            if writes and (f, i) not in self.access_attr and x in self.call_writes:
+                w, e = self._write_path(g, arg)
+                self._expand(g, [(w, True), *((y, False) for y in e)], out, seen)
+            if not writes or self.inplace.get(x):
+                # x aliases call results: the callee returns values of arg's alias set
+                for r in self.func_returns.get(f, ()):
+                    for j in self.op_tuses.get(r, ()):
+                        rv = self.tuse[(r, j)]
+                        if self.alias.find(rv) == self.alias.find(arg):
+                            _, e = self._path(g, arg, lambda v, rv=rv: v == rv)
+                            self._expand(g, [(y, False) for y in e], out, seen)
 
     def copy_bytes(self, u: tuple[int, int]) -> int:
         v = self.tuse[u]

@@ -7,11 +7,16 @@ tensor when the use reads it (a copy moves them; dynamic shapes weigh
 the total at most oneshot's, so the result is never worse than mlir-opt's greedy order.
 
 Conflicts are added lazily (CEGAR): each model is re-checked by the analysis
-(``Analysis.check_assignment``: alias sets from the in-place uses, then the same RaW and
-writability checks as oneshot); a conflict blocks the set of in-place uses whose unions
-built the offending alias set (all of them in place reproduce the same set, hence the
-same conflict, so no conflict-free assignment is cut off). Out of iterations or time,
-the oneshot assignment is kept.
+(``Analysis.check_assignment``: the model replayed through ``run`` in the decision order,
+each in-place use tested with ``try_inplace`` -- oneshot's own check, with this run's
+callee summaries, loop equivalences and guards -- then every final alias set as a whole);
+a conflict blocks its cause (``Analysis.cause``: the write and the in-place uses on the
+shortest alias path from the read or read-only value to it, and through calls the callee
+uses that make the callee write or alias). All of them in place rebuild that path; the
+conflict could only vanish through an exemption that rests on equivalences of other uses,
+so a clause may, rarely, cut off a conflict-free assignment -- never admit a conflicting
+one, since the returned model passed the whole re-check. Out of iterations or time, the
+oneshot assignment is kept.
 """
 
 from __future__ import annotations
