@@ -34,13 +34,14 @@ from bufferlog.frontend.attrs import (
 )
 from bufferlog.frontend.dialects import DYNAMIC
 from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
-from bufferlog.frontend.dialects.tensor import expand_output_shape, slice_params
-from bufferlog.frontend.ir import Module, Op, Value
+from bufferlog.frontend.dialects.tensor import expand_output_shape, reassociation, slice_params
+from bufferlog.frontend.ir import Block, Module, Op, Region, Value
 
 from bufferlog.errors import UserError
 
 INDEX = T.IndexType()
 LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map")
+VIEW_CHAIN = ("memref.expand_shape", "memref.collapse_shape", "memref.cast")
 PASS_THROUGH = ("linalg.yield", "linalg.index", "scf.yield", "scf.condition")
 
 
@@ -97,6 +98,56 @@ def cast_compatible(src, dst) -> bool:
 
 def _mul(a, b):
     return None if a is None or b is None else a * b
+
+
+def _sat_mul(a, b):
+    """MLIR's ``SaturatedInteger`` product: 0 wins over dynamic (None)."""
+    return 0 if a == 0 or b == 0 else _mul(a, b)
+
+
+def expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
+    """Result type of ``memref.expand_shape`` of ``src`` (MLIR's ``computeExpandedType``):
+    identity stays identity; otherwise each source stride is spread over its group,
+    innermost result dim first. Any strided source can be expanded."""
+    if identity(src):
+        return T.MemRefType(tuple(shape), src.elem)
+    strides, offset = strides_of(src)
+    rev, at = [], len(shape) - 1
+    for group, st in reversed(list(zip(groups, strides, strict=True))):
+        for _ in group:
+            rev.append(st)
+            st = _sat_mul(st, shape[at])
+            at -= 1
+    out = rev[::-1] + [1] * (len(shape) - len(rev))
+    return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
+
+
+def collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
+    """Result type of ``memref.collapse_shape`` of ``src`` (MLIR's
+    ``computeCollapsedLayoutMap``), or None when the collapsed dims are not provably
+    contiguous (MLIR's ``isGuaranteedCollapsible`` fails and its bufferization copies):
+    a group's stride is that of its last non-unit dim, and every other non-unit dim of
+    the group must have, statically, the stride of the dims after it times their size."""
+    if identity(src):
+        return T.MemRefType(tuple(shape), src.elem)
+    strides, offset = strides_of(src)
+    out = []
+    for g in groups:
+        ref = list(g)
+        while len(ref) > 1 and src.shape[ref[-1]] == 1:
+            ref.pop()
+        if len(ref) > 1 and src.shape[ref[-1]] is None:
+            return None  # a dynamic size could be 1 at runtime: stride unknown
+        out.append(strides[ref[-1]])
+    for g, st in zip(groups, out, strict=True):
+        for idx in reversed(g[1:]):
+            st = _sat_mul(st, src.shape[idx])
+            have = strides[idx - 1]
+            if st is None or have is None:
+                return None
+            if src.shape[idx - 1] != 1 and st != have:
+                return None
+    return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
 
 
 # -- the rewrite ------------------------------------------------------------------------
@@ -177,13 +228,18 @@ class Bufferizer:
         if isinstance(b.type, T.UnrankedMemRefType):
             self.fail(op, "bufferize: out-of-place unranked operand")
         n = self.alloc_like(b)
-        src = getattr(v, "op", None)
-        uninit = src is not None and (src.name == "tensor.empty" or (
-            src.name == "bufferization.alloc_tensor" and "copy" not in str(src.attrs.get("operandSegmentSizes", ""))
-            and src.attrs.get("operandSegmentSizes") is not None and list(src.attrs["operandSegmentSizes"].values)[1] == 0))
-        if read and not uninit:
+        if read and not self.uninit(v):
             self.copy(b, n)
         return n
+
+    @staticmethod
+    def uninit(v: Value) -> bool:
+        """``v`` is a fresh tensor without contents (``tensor.empty``, ``alloc_tensor``
+        without ``copy``): a copy of it copies nothing."""
+        src = getattr(v, "op", None)
+        return src is not None and (src.name == "tensor.empty" or (
+            src.name == "bufferization.alloc_tensor" and "copy" not in str(src.attrs.get("operandSegmentSizes", ""))
+            and src.attrs.get("operandSegmentSizes") is not None and list(src.attrs["operandSegmentSizes"].values)[1] == 0))
 
     # .. driver
     def run(self) -> None:
@@ -328,7 +384,17 @@ class Bufferizer:
 
     # .. slices
     def subview(self, b: Value, offs, sizes, strides, result_shape) -> Value:
-        ss, so = strides_of(b.type)
+        rt = self.subview_type(b.type, offs, sizes, strides, result_shape)
+        attrs, dyn = {}, []
+        for key, vals in (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides)):
+            attrs[key] = dense_i64([x if isinstance(x, int) else DYNAMIC for x in vals])
+            dyn.append([x for x in vals if not isinstance(x, int)])
+        attrs["operandSegmentSizes"] = dense_i32(1, *map(len, dyn))
+        return self.emit("memref.subview", [b, *dyn[0], *dyn[1], *dyn[2]], [rt], attrs).result
+
+    def subview_type(self, bt, offs, sizes, strides, result_shape):
+        """The strided type MLIR infers for a subview of a ``bt`` buffer."""
+        ss, so = strides_of(bt)
         off = so
         for o, s in zip(offs, ss, strict=True):
             step = _mul(o if isinstance(o, int) else None, s)
@@ -336,17 +402,12 @@ class Bufferizer:
         new_strides = [_mul(s, st if isinstance(st, int) else None) for s, st in zip(ss, strides, strict=True)]
         shape = [z if isinstance(z, int) else None for z in sizes]
         keep = self.kept_dims(shape, list(result_shape))
-        rt = T.MemRefType(tuple(shape[i] for i in keep), b.type.elem,
+        rt = T.MemRefType(tuple(shape[i] for i in keep), bt.elem,
                           StridedLayoutAttr(tuple(new_strides[i] for i in keep), off))
         if rt.layout == StridedLayoutAttr(tuple(strides_of(T.MemRefType(rt.shape, rt.elem))[0]), 0) \
                 and all(d is not None for d in rt.shape):
             rt = T.MemRefType(rt.shape, rt.elem)
-        attrs, dyn = {}, []
-        for key, vals in (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides)):
-            attrs[key] = dense_i64([x if isinstance(x, int) else DYNAMIC for x in vals])
-            dyn.append([x for x in vals if not isinstance(x, int)])
-        attrs["operandSegmentSizes"] = dense_i32(1, *map(len, dyn))
-        return self.emit("memref.subview", [b, *dyn[0], *dyn[1], *dyn[2]], [rt], attrs).result
+        return rt
 
     @staticmethod
     def kept_dims(shape, result_shape) -> list[int]:
@@ -364,24 +425,55 @@ class Bufferizer:
 
     def op_tensor_extract_slice(self, op):
         offs, sizes, strides = slice_params(op)
-        b = self.operand_buffer(op, 0)
+        b = self.B(op.operands[0])
         if isinstance(b.type, T.UnrankedMemRefType):
             self.fail(op, "bufferize: slice of an unranked tensor")
-        self.done(op, self.subview(b, offs, sizes, strides, op.result.type.shape))
+        v = self.subview(b, offs, sizes, strides, op.result.type.shape)
+        self.done(op, self.result_copy(op, v))
+
+    def result_copy(self, op, v: Value) -> Value:
+        """The result buffer of a view op (slice, expand_shape) whose result is view
+        ``v``: ``v`` itself, or when the analysis put the operand out of place, a fresh
+        copy of the view rather than of the whole source (as MLIR's tensor copy
+        insertion does for an op that only creates one alias: the result is smaller)."""
+        if self.dec.inplace.get((self.op_id.get(op, -1), 0), True):
+            return v
+        n = self.alloc_like(v)
+        if not self.uninit(op.operands[0]):
+            self.copy(v, n)
+        return n
 
     def op_tensor_insert_slice(self, op):
         offs, sizes, strides = slice_params(op)
         src = self.B(op.operands[0])
         d = self.operand_buffer(op, 1)
-        same = getattr(src, "op", None)
-        if not (same and same.name == "memref.subview" and same.operands[0] is d
-                and slice_params(same) == (offs, sizes, strides)):
+        if not self.same_region(src, d, offs, sizes, strides, op.operands[0].type.shape):
             self.copy(src, self.subview(d, offs, sizes, strides, op.operands[0].type.shape))
         self.done(op, d)
 
+    def same_region(self, src: Value, d: Value, offs, sizes, strides, shape) -> bool:
+        """``src`` already is the slice of ``d`` being inserted: the very subview, or a
+        view of it (reshapes / casts) with the same shape and the same static layout
+        (hence the same elements), e.g. collapse(expand(subview)) -- no copy needed."""
+        s = src
+        while getattr(s, "op", None) is not None and s.op.name in VIEW_CHAIN:
+            s = s.op.operands[0]
+        v = getattr(s, "op", None)
+        if not (v and v.name == "memref.subview" and v.operands[0] is d
+                and slice_params(v) == (offs, sizes, strides)):
+            return False
+        if s is src:
+            return True
+        if isinstance(src.type, T.UnrankedMemRefType):
+            return False
+        want = self.subview_type(d.type, offs, sizes, strides, shape)
+        (ws, wo), (gs, go) = strides_of(want), strides_of(src.type)
+        return (want.shape == src.type.shape and None not in want.shape and wo is not None
+                and None not in ws and (ws, wo) == (gs, go))
+
     # .. reshapes and casts
     def op_tensor_cast(self, op):
-        b, t = self.B(op.operands[0]), op.result.type
+        b, t = self.operand_buffer(op, 0), op.result.type
         if isinstance(t, T.UnrankedTensorType):
             nt = T.UnrankedMemRefType(t.elem)
         elif isinstance(b.type, T.UnrankedMemRefType) or identity(b.type):
@@ -390,45 +482,89 @@ class Bufferizer:
             nt = T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank))
         self.done(op, self.cast(b, nt))
 
-    def contiguous(self, op, i: int = 0) -> Value:
-        b = self.operand_buffer(op, i)
-        return b if identity(b.type) else self.fresh_copy(b)
-
     def op_tensor_expand_shape(self, op):
-        b, t = self.contiguous(op), op.result.type
+        b, t = self.B(op.operands[0]), op.result.type
+        if isinstance(b.type, T.UnrankedMemRefType):
+            self.fail(op, "bufferize: expand_shape of an unranked tensor")
+        rt = expanded_type(b.type, list(t.shape), reassociation(op))
         attrs = {"reassociation": op.attrs["reassociation"],
                  "static_output_shape": op.attrs["static_output_shape"]}
         dyn = [x for x in expand_output_shape(op) if not isinstance(x, int)]
-        self.done(op, self.emit("memref.expand_shape", [b, *dyn], [memref_of(t)], attrs).result)
+        self.done(op, self.result_copy(op, self.emit("memref.expand_shape", [b, *dyn], [rt], attrs).result))
 
     def op_tensor_collapse_shape(self, op):
-        b, t = self.contiguous(op), op.result.type
-        self.done(op, self.emit("memref.collapse_shape", [b], [memref_of(t)],
+        b, t = self.operand_buffer(op, 0), op.result.type
+        if isinstance(b.type, T.UnrankedMemRefType):
+            self.fail(op, "bufferize: collapse_shape of an unranked tensor")
+        groups = reassociation(op)
+        rt = collapsed_type(b.type, list(t.shape), groups)
+        if rt is None:  # not provably contiguous: collapse an identity-layout copy
+            b = self.fresh_copy(b)
+            rt = collapsed_type(b.type, list(t.shape), groups)
+        self.done(op, self.emit("memref.collapse_shape", [b], [rt],
                                 {"reassociation": op.attrs["reassociation"]}).result)
 
     # .. composite tensor ops
     def op_tensor_pad(self, op):
+        """MLIR's way: alloc of the padded shape, the padding value everywhere (a
+        ``linalg.fill`` for a value independent of the position, else a ``linalg.map``
+        running the pad body on ``linalg.index``es), then ONE copy of the source into the
+        interior subview."""
         from bufferlog.frontend.dialects.tensor import pad_params
 
-        body = op.regions[0].entry
-        y = body.ops[-1].operands[0]
-        if y.owner is body or (getattr(y, "op", None) and y.op.parent is body and y.op.operands):
-            self.fail(op, "bufferize: tensor.pad with a non-constant padding value")
-        if getattr(y, "op", None) and y.op.parent is body:
-            c = y.op
-            y = self.emit(c.name, [], [c.result.type], dict(c.attrs)).result
         t = op.result.type
         src = self.B(op.operands[0])
-        low, _ = pad_params(op)
-        dyn = []
-        if not t.has_static_shape():
-            self.fail(op, "bufferize: tensor.pad with a dynamic result shape")
-        b = self.alloc(memref_of(t), dyn)
-        self.emit("linalg.fill", [y, b], [], {"operandSegmentSizes": dense_i32(1, 1)})
+        if isinstance(src.type, T.UnrankedMemRefType):
+            self.fail(op, "bufferize: tensor.pad of an unranked tensor")
+        low, high = pad_params(op)
         sizes = [d if d is not None else self.emit("memref.dim", [src, self.const_index(i)], [INDEX]).result
                  for i, d in enumerate(src.type.shape)]
+        dyn = []
+        for i, d in enumerate(t.shape):
+            if d is None:
+                total = self.index_sum([low[i], sizes[i], high[i]])
+                dyn.append(total if isinstance(total, Value) else self.const_index(total))
+        b = self.alloc(memref_of(t), dyn)
+        self.pad_fill(op, b)
         self.copy(src, self.subview(b, low, sizes, [1] * t.rank, src.type.shape))
         self.done(op, b)
+
+    def index_sum(self, parts):
+        """Sum of ints / index Values: an int when all are static, else a Value."""
+        const = sum(x for x in parts if isinstance(x, int))
+        vals = [x for x in parts if not isinstance(x, int)]
+        if not vals:
+            return const
+        acc = vals[0]
+        for x in [*vals[1:], *([self.const_index(const)] if const else [])]:
+            acc = self.emit("arith.addi", [acc, x], [INDEX]).result
+        return acc
+
+    def pad_fill(self, op, b: Value) -> None:
+        body = op.regions[0].entry
+        yld = body.ops[-1]
+        y = yld.operands[0]
+        inner = getattr(y, "op", None) is not None and y.op.parent is body
+        if y.owner is not body and not (inner and (y.op.operands or y.op.regions or len(body.ops) > 2)):
+            if inner:  # a lone constant: hoist it
+                c = y.op
+                y = self.emit(c.name, [], [c.result.type], dict(c.attrs)).result
+            self.emit("linalg.fill", [y, b], [], {"operandSegmentSizes": dense_i32(1, 1)})
+            return
+        # position-dependent (or computed) padding: the body becomes a linalg.map
+        blk = Block([b.type.elem])
+        self.emit("linalg.map", [b]).add_region(Region([blk]))
+        for d, arg in enumerate(body.args):
+            ix = blk.append(Op("linalg.index", [], [INDEX], {"dim": IntegerAttr(d, T.IntegerType(64))},
+                               loc=op.loc))
+            arg.replace_all_uses_with(ix.result)
+        for o in list(body.ops[:-1]):
+            body.ops.remove(o)
+            blk.append(o)
+        blk.append(Op("linalg.yield", [y], [], {}, loc=yld.loc))
+        yld.erase()
+        self.block(blk)  # e.g. tensor.extract of a captured tensor
+        self.ip = op
 
     def op_tensor_concat(self, op):
         t = op.result.type
