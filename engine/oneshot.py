@@ -666,7 +666,7 @@ class Analysis:
             if equiv:
                 self.decisions.equivalent_args[r] = [equiv.get(j, -1) for j, _ in rets]
         # returned values that share a buffer (e.g. one tensor returned twice): the
-        # caller's results alias each other (bufferlog, not mlir; docs/analysis.md)
+        # caller's results alias each other (bufferlog, not mlir; README.md "In-place analysis")
         groups: dict[int, list[int]] = defaultdict(list)
         for j, rv in rets:
             groups[self.alias.find(rv)].append(j)

@@ -2,7 +2,7 @@
 ``known_miscompile_programs``): bufferlog's oneshot decisions differ from mlir-opt's
 exactly at the operand that must bufferize out of place, and (when mlir-runner is
 available) the program bufferized by bufferlog prints what the copy-before-write
-semantic reference prints. docs/analysis.md lists the differences."""
+semantic reference prints. README.md "In-place analysis" lists the differences."""
 
 from __future__ import annotations
 
