@@ -447,6 +447,11 @@ def explain_copies(an: Any, dec: Any, out_of_place: list) -> str:
             lines.append(f"    definition: value {_value_label(an, c.definition)}")
             lines.append(f"    conflicting write: {use(c.write)}")
             lines.append(f"    later read: {use(c.read)}")
+        elif c.kind == "parallel":
+            lines.append("  reason: parallel-region conflict (scf.forall body writes a buffer "
+                         "defined outside it, which is read)")
+            lines.append(f"    definition: value {_value_label(an, c.definition)}")
+            lines.append(f"    write: {use(c.write)}")
         else:
             lines.append(f"  reason: {c.kind} (in-place would write a read-only buffer)")
             if c.definition is not None:

@@ -175,6 +175,23 @@ class Analysis:
             self.slices[o][(kind, d)] = ("v", v)
         self.loc = {o: (f, ln, c) for o, f, ln, c in rows["op_loc"]}
         self.carried_alias = sorted(rel.get("carried_alias", ()))
+        # parallel regions (scf.forall bodies): innermost one of each op / value, -1 none
+        self.op_par = {o: r for o, r in rel.get("op_par_region", ())}
+        self.val_par = {v: r for v, r in rel.get("value_par_region", ())}
+        self.has_parallel = any(r != -1 for r in self.op_par.values())
+        # unstructured control flow: block successors, proper block dominance, branch
+        # block arguments (aliased by the forwarded operands: mlir's BranchOpInterface)
+        self.succ: dict[int, list[int]] = defaultdict(list)
+        for b1, b2 in sorted(rel.get("succ_block", ())):
+            self.succ[b1].append(b2)
+        self.block_dom = {(d, b) for d, b in rel.get("block_dom", ())}
+        self.branch_args = {a for _, _, a in rel.get("branch_operand", ())}
+        self.no_write = {t[0] for t in rel.get("result_no_write", ())}
+        self.graph_blocks = {t[0] for t in rel.get("graph_block", ())}
+        self.region_blocks: dict[int, list[int]] = defaultdict(list)
+        for b, r, _ in rows["block"]:
+            self.region_blocks[r].append(b)
+        self.multi_block = any(len(bs) > 1 for bs in self.region_blocks.values())
         # per value: its reading uses as sort keys (-op, operand), latest op first
         self.val_reads: dict[int, list[tuple[int, int]]] = {}
         for v, us in self.uses.items():
@@ -208,6 +225,7 @@ class Analysis:
         self.call_writes: set[tuple[int, int]] = set()
         self._defs: dict[tuple[int, int], list[int]] = {}
         self._bmw: dict[int, bool] = {}
+        self._par_def: dict[tuple[int, int], int | None] = {}
         self.summaries: dict[str, dict] = {}
 
     def is_write(self, u: tuple[int, int]) -> bool:
@@ -259,15 +277,54 @@ class Analysis:
         return a < b <= self.span[a]
 
     def happens_before(self, a: int, b: int) -> bool:
+        """mlir's happensBefore: a or an ancestor of a properly dominates b (b not inside)."""
         A = a
         while A is not None and A != 0:
             if self.contains(A, b):
                 return False
-            lo, hi = self.block_range[self.block_of[A]]
+            blk = self.block_of[A]
+            lo, hi = self.block_range[blk]
             if lo <= b <= hi:
                 return A < b
+            if self.multi_block:
+                bb = self.block_in_region(self.block_region[blk], b)
+                if bb is not None:
+                    return (blk, bb) in self.block_dom
             A = self.parent_op.get(A)
         return False
+
+    def block_in_region(self, r: int, o: int) -> int | None:
+        """The block of region r (of several blocks) that contains op o at any depth."""
+        bs = self.region_blocks.get(r, ())
+        if len(bs) < 2:
+            return None
+        for b in bs:
+            lo, hi = self.block_range.get(b, (1, 0))
+            if lo <= o <= hi:
+                return b
+        return None
+
+    def reachable(self, x: int, y: int, avoid: int | None) -> bool:
+        """mlir's Block::isReachable: a path of one or more edges from block x to block y
+        that does not pass through block ``avoid``."""
+        if y == avoid:
+            return False
+        seen = {avoid}
+        work = list(self.succ.get(x, ()))
+        while work:
+            n = work.pop()
+            if n == y:
+                return True
+            if n in seen:
+                continue
+            seen.add(n)
+            work.extend(self.succ.get(n, ()))
+        return False
+
+    def def_block(self, d: int) -> int:
+        if d in self.result_of:
+            return self.block_of[self.result_of[d][0]]
+        return self.bbarg_of[d][0]
 
     def _region_in(self, o: int, p: int) -> int | None:
         """The region of op p that contains op o (o nested in p)."""
@@ -319,7 +376,8 @@ class Analysis:
             if cond(v):
                 result.append(v)
                 continue
-            ops = self.aliasing_operands(v) if v in self.result_of else []
+            ops = (self.aliasing_operands(v) if v in self.result_of or v in self.branch_args
+                   else [])
             if not ops or (v in self.result_of and self.result_of[v][0] in self.unknown):
                 if leaves:
                     result.append(v)
@@ -348,6 +406,8 @@ class Analysis:
         o = self.result_of[v][0]
         if o in self.unknown:
             return True
+        if v in self.no_write:
+            return False  # tensor.empty: unspecified contents, no definition
         ops = self.aliasing_operands(v)
         if not ops:
             return True
@@ -383,7 +443,43 @@ class Analysis:
             p = self.region_parent[r_read]
             if p == w[0] or self.contains(p, w[0]):
                 return False
+        if self.multi_block:
+            # canUseOpDominanceDueToBlocks: a CFG cycle through the read's and the write's
+            # blocks (not through the definition's) makes dominance meaningless
+            rb, wb = self.block_of[r[0]], self.block_of[w[0]]
+            if self.block_region[rb] == self.block_region[wb]:
+                for d in defs:
+                    db = self.def_block(d)
+                    if self.reachable(rb, wb, db) and self.reachable(wb, rb, db):
+                        return False
         return True
+
+    def parallel_def(self, w: tuple[int, int]) -> int | None:
+        """A definition (or leaf) of write w's buffer outside w's parallel region (mlir's
+        check-parallel-regions: such a write must not be in place if the buffer is read)."""
+        if w in self._par_def:
+            return self._par_def[w]
+        rw = self.op_par.get(w[0], -1)
+        found = None
+        for d in self.reverse_chain(self.tuse[w], self.writes_memory, leaves=True):
+            if self.val_par.get(d, -1) != rw:
+                found = d
+                break
+        self._par_def[w] = found
+        return found
+
+    def find_parallel(self, roots: list[int], writes: list[tuple[int, int]]) -> Conflict | None:
+        """Parallel-region conflict of the alias sets ``roots`` (with ``writes``)."""
+        if not writes:
+            return None
+        read = next((k for r in roots for k in self.reads_of(r)), None)
+        if read is None:
+            return None
+        for w in writes:
+            d = self.parallel_def(w)
+            if d is not None:
+                return Conflict("parallel", w, read=(-read[0], read[1]), write=w, definition=d)
+        return None
 
     @property
     def prover(self):
@@ -452,6 +548,9 @@ class Analysis:
                         continue
                     if r == w:
                         continue
+                    if (self.graph_blocks and self.block_of[r[0]] in self.graph_blocks
+                            and self.block_of[r[0]] == self.block_of[w[0]]):
+                        continue  # graph region (in_parallel): no order between its ops
                     if self.exclusive_ops(r[0], w[0]):
                         continue
                     if (r[0] == w[0] and r in self.elementwise and w in self.elementwise
@@ -516,6 +615,11 @@ class Analysis:
                     if m in self.not_writable:
                         return Conflict("not-writable", u, definition=m)
         own = [u] if is_w else []
+        if self.has_parallel:
+            c = self.find_parallel(roots, [w for ws in writes for w in ws] + own)
+            if c is not None:
+                c.use = u
+                return c
         # writes of the other sets (+ u) per read's set
         others = [[w for j2, ws in enumerate(writes) if j2 != j for w in ws] + own
                   for j in range(len(roots))]
@@ -586,6 +690,17 @@ class Analysis:
             visit(f, [f])
         return order
 
+    def check_supported(self) -> None:
+        """Reject what mlir-opt 22's One-Shot analysis rejects (same message, located)."""
+        for o, n in sorted(self.name.items()):
+            if n != "scf.execute_region":
+                continue
+            yields = [y for y in range(o + 1, self.span[o] + 1)
+                      if self.name.get(y) == "scf.yield" and self.parent_op.get(y) == o]
+            if len(yields) > 1:
+                raise UserError("'scf.execute_region' op op without unique scf.yield is not "
+                                "supported", self._loc(o))
+
     def _enclosing_func(self, o: int) -> int | None:
         while o is not None and self.name.get(o) != "func.func":
             o = self.parent_op.get(o)
@@ -633,6 +748,7 @@ class Analysis:
         self.rev_alias[v].append((u, k))
         self._bmw.clear()
         self._defs.clear()
+        self._par_def.clear()
 
     def summarize(self, f: int, sym: str) -> None:
         args = self.func_args.get(f, [])
@@ -718,6 +834,7 @@ class Analysis:
         (``try_inplace``, in the decision order) and list what it finds in
         ``dec.violations``."""
         self.reset()
+        self.check_supported()
         self.decisions = dec = Decisions()
         for u in sorted(self.must):
             self.bufferize_inplace(u)
@@ -795,6 +912,11 @@ class Analysis:
                 found.append(Conflict("not-writable", next(iter(writes)), definition=nw))
                 continue
             c = self.find_raw(sorted(reads, key=lambda x: -x[0]), list(writes))
+            if c is None and self.has_parallel and reads:
+                w = next((w for w in writes if self.parallel_def(w) is not None), None)
+                if w is not None:
+                    c = Conflict("parallel", w, read=next(iter(reads)), write=w,
+                                 definition=self.parallel_def(w))
             if c is not None:
                 found.append(c)
         return [(c, self.cause(c)) for c in found]
@@ -848,7 +970,7 @@ class Analysis:
         call among them, what makes its callee write that argument or alias that result
         (the callee's own paths, recursively)."""
         g = self._alias_graph()
-        if c.kind == "raw":
+        if c.kind in ("raw", "parallel"):
             _, edges = self._path(g, self.tuse[c.read], lambda v: v == self.tuse[c.write])
             w = c.write
         else:

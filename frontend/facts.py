@@ -170,6 +170,20 @@ class Facts:
                 self._add("const_int", o, a.value)
         if name in SLICE_LEADING:
             self._slice(op, o, SLICE_LEADING[name])
+        if name == "scf.forall":
+            self._forall_bounds(op, o)
+
+    def _forall_bounds(self, op: Op, o: int) -> None:
+        from .dialects.scf import forall_parts
+
+        f = forall_parts(op)
+        for kind, vals in (("lb", f.lbs), ("ub", f.ubs), ("step", f.steps)):
+            for d, x in enumerate(vals):
+                if isinstance(x, int):
+                    if INT32_MIN <= x <= INT32_MAX:
+                        self._add("loop_bound_static", o, kind, d, x)
+                else:
+                    self._add("loop_bound_dynamic", o, kind, d, self._val(x))
 
     def _func(self, op: Op, o: int) -> None:
         sym = op.attrs.get("sym_name")

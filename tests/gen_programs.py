@@ -16,6 +16,11 @@ mlir-opt 22 miscompiles three shapes (DESIGN.md §5).  With ``avoid_known_miscom
   * ``return_twice``: a function returning one tensor twice (results are distinct values);
   * ``yield_constant``: a loop yielding an ``arith.constant`` (or a view of one);
   * ``yield_twice``: one value yielded to two iter_args (nor twice from an scf.if).
+``forall=True`` adds scf.forall loops over row/column tiles of a shared_outs tensor
+(extract_slice of the tile, a DPS write into it or into a tile of an outer tensor,
+tensor.parallel_insert_slice back); ``cf=True`` gives helpers with an ``i1`` parameter
+an unstructured body (``cf.cond_br`` to two blocks joined by ``cf.br`` with tensor block
+arguments). Both default off, so existing (seed, size) programs are unchanged.
 ``known_miscompile_programs()`` gives one small hand-written program per shape where the
 reference pipeline's output differs from the copy-before-write semantic reference.
 
@@ -40,6 +45,10 @@ SLICES = {
     (2, 4): [((2, 2), [(0, 0), (0, 2)])],
     (4,): [((2,), [(0,), (2,)])],
 }
+#: scf.forall tiles: (shape, tile shape, tiled dimension); the tile count is
+#: shape[dim] // tile[dim], the tile of thread %i starts at %i * tile[dim]
+FORALL_TILES = [((4, 4), (2, 4), 0), ((4, 4), (1, 4), 0), ((4,), (2,), 0), ((4,), (1,), 0),
+                ((2, 4), (2, 2), 1), ((2, 4), (1, 4), 0)]
 #: (a, b, out) shapes of matmuls
 MATMULS = [((4, 4), (4, 4), (4, 4)), ((2, 4), (4, 4), (2, 4)), ((2, 2), (2, 4), (2, 4)),
            ((2, 2), (2, 2), (2, 2))]
@@ -103,8 +112,11 @@ class Block:
 
 
 class Generator:
-    def __init__(self, seed: int, size: int, avoid_known_miscompiles: bool = True):
+    def __init__(self, seed: int, size: int, avoid_known_miscompiles: bool = True,
+                 forall: bool = False, cf: bool = False):
         self.rng = random.Random(seed)
+        self.forall = forall
+        self.cf = cf
         self.size = max(1, size)
         self.avoid = avoid_known_miscompiles
         self.n = 0
@@ -406,6 +418,66 @@ class Generator:
             nm = f"{res}#{i}" if k > 1 else res
             self.add(b, Val(nm, a.shape, a.bound, const=yields[i].const))
 
+    def st_forall(self, b: Block):
+        """scf.forall over the tiles of a shared_outs tensor: each thread writes its tile
+        (in place: a matching extract_slice / parallel_insert_slice pair), sometimes through
+        a tile of an outer tensor (a write into a buffer defined outside the parallel
+        body: out of place) or a fresh tensor."""
+        shape, tile, dim = self.rng.choice(FORALL_TILES)
+        n = shape[dim] // tile[dim]
+        init = self.pick(b, shape)
+        init.overwritten = True
+        t, tt = ttype(shape), ttype(tile)
+        res, iv, o = self.fresh("r"), self.fresh("i"), self.fresh("o")
+        off = self.fresh("off")
+        body = Block(b.indent + "  ", b.env, b.scalars, b.conds, b.depth + 1)
+        ov = Val(o, shape, max(init.bound, CLAMP))
+        body.env.append(ov)
+        body.emit(f"{off} = arith.muli {iv}, %c{tile[dim]} : index")
+        offs = ["0"] * len(shape)
+        offs[dim] = off
+        sl = (f"[{', '.join(offs)}] [{', '.join(map(str, tile))}] "
+              f"[{', '.join('1' for _ in tile)}]")
+        if self.rng.random() < 0.4:
+            self.stmts(body, self.rng.randint(1, max(1, self.size // 4)))
+        r = self.rng.random()
+        own = self.fresh("s")
+        body.emit(f"{own} = tensor.extract_slice {o}{sl} : {t} to {tt}")
+        if r < 0.5:  # the thread's own tile of the shared output
+            dst = Val(own, tile, ov.bound)
+        elif r < 0.8:  # a tile of a tensor defined outside the loop
+            outer = self.pick(b, shape)
+            outer.overwritten = True
+            x = self.fresh("s")
+            body.emit(f"{x} = tensor.extract_slice {outer.name}{sl} : {t} to {tt}")
+            dst = Val(x, tile, outer.bound)
+        else:  # a fresh tensor
+            dst = self.new_fill(body, tile)
+        src = Val(own, tile, ov.bound)
+        kind = self.rng.choice(["fill", "add", "insert"])
+        w = self.fresh("v")
+        if kind == "fill":
+            sc, sb = self.scalar(body)
+            body.emit(f"{w} = linalg.fill ins({sc} : f32) outs({dst.name} : {tt}) -> {tt}")
+            bound = sb
+        elif kind == "add":
+            body.emit(f"{w} = linalg.add ins({src.name}, {dst.name} : {tt}, {tt}) "
+                      f"outs({dst.name} : {tt}) -> {tt}")
+            bound = src.bound + dst.bound
+        else:
+            sc, sb = self.scalar(body)
+            idx = ", ".join(f"%c{self.rng.randrange(k)}" for k in tile)
+            body.emit(f"{w} = tensor.insert {sc} into {dst.name}[{idx}] : {tt}")
+            bound = max(sb, dst.bound)
+        wv = self.bounded(body, Val(w, tile, bound), CLAMP)
+        b.emit(f"{res} = scf.forall ({iv}) in ({n}) shared_outs({o} = {init.name}) -> ({t}) {{")
+        b.lines += body.lines
+        b.emit("  scf.forall.in_parallel {")
+        b.emit(f"    tensor.parallel_insert_slice {wv.name} into {o}{sl} : {tt} into {t}")
+        b.emit("  }")
+        b.emit("}")
+        self.add(b, Val(res, shape, max(init.bound, CLAMP), const=False))
+
     def touch(self, b: Block, a: Val) -> None:
         """Write into iter_arg ``a`` (in-place candidate) unless the body already did."""
         if any(v.root == a.name and v.local for v in b.env) or self.rng.random() < 0.2:
@@ -536,6 +608,8 @@ class Generator:
                  (self.st_slice, 3), (self.st_call, 2 if self.funcs else 0)]
         if b.depth < MAX_DEPTH:
             kinds += [(self.st_for, 2), (self.st_if, 2), (self.st_while, 1)]
+            if self.forall:
+                kinds += [(self.st_forall, 2)]
         fns, weights = zip(*kinds, strict=True)
         for _ in range(count):
             self.rng.choices(fns, weights)[0](b)
@@ -566,6 +640,8 @@ class Generator:
                 sig.append(f"{a.name}: {ttype(p)}")
                 b.env.append(a)
         self.stmts(b, self.rng.randint(1, max(2, self.size // 2)))
+        if self.cf and has_cond and self.rng.random() < 0.7:
+            return self.cf_helper(f, b, sig)
         nres = self.rng.choice([1, 1, 2])
         rets: list[Val] = []
         pool = [v for v in b.env if v.local] or b.env
@@ -582,6 +658,55 @@ class Generator:
         lines = [f"func.func @{f.name}({', '.join(sig)}) -> ({rtypes}) {{"] + b.lines
         lines.append(f"  return {', '.join(r.name for r in rets)} : {rtypes}")
         lines.append("}")
+        f.text = "\n".join(lines)
+        return f
+
+    def cf_helper(self, f: Func, b: Block, sig: list[str]) -> Func:
+        """Finish helper ``f`` as a diamond: ``cf.cond_br %cond`` to ^bb1 (no arguments)
+        and ^bb2 (tensor block arguments), both ``cf.br`` to ^bb3 (tensor block
+        arguments), which returns them."""
+        shapes = [self.rng.choice(SHAPES) for _ in range(self.rng.choice([1, 1, 2]))]
+        # ^bb2 receives entry values as block arguments
+        passed = [self.bounded(b, self.pick(b, self.rng.choice(SHAPES)), CLAMP)
+                  for _ in range(self.rng.choice([1, 2]))]
+        b2args = [Val(self.fresh("ba"), v.shape, v.bound) for v in passed]
+        arms = []
+        for extra in ([], b2args):
+            br = Block("  ", b.env, b.scalars, b.conds, 1)
+            br.env += [Val(**{**v.__dict__, "local": True}) for v in extra]
+            self.stmts(br, self.rng.randint(0, max(1, self.size // 4)))
+            ys = []
+            for sh in shapes:
+                cands = [v for v in br.of_shape(sh) if all(v.name != y.name for y in ys)]
+                local = [v for v in cands if v.local]
+                if local and self.rng.random() < 0.7:
+                    y = local[-1]
+                elif cands:
+                    y = self.rng.choice(cands)
+                else:
+                    y = self.new_fill(br, sh)
+                ys.append(self.bounded(br, y, CLAMP))
+            arms.append((br, ys))
+        joined = [Val(self.fresh("j"), sh, CLAMP) for sh in shapes]
+        rtypes = ", ".join(ttype(sh) for sh in shapes)
+        ptypes = ", ".join(ttype(v.shape) for v in passed)
+        lines = [f"func.func @{f.name}({', '.join(sig)}) -> ({rtypes}) {{"] + b.lines
+        lines.append(f"  cf.cond_br %cond, ^bb1, ^bb2({', '.join(v.name for v in passed)} : "
+                     f"{ptypes})")
+        for k, (br, ys) in enumerate(arms):
+            if k == 0:
+                lines.append("^bb1:")
+            else:
+                lines.append("^bb2(" + ", ".join(f"{a.name}: {ttype(a.shape)}" for a in b2args)
+                             + "):")
+            lines += br.lines
+            lines.append(f"  cf.br ^bb3({', '.join(y.name for y in ys)} : {rtypes})")
+        lines.append("^bb3(" + ", ".join(f"{j.name}: {ttype(j.shape)}" for j in joined) + "):")
+        lines.append(f"  return {', '.join(j.name for j in joined)} : {rtypes}")
+        lines.append("}")
+        f.results = shapes
+        f.result_const = [any(y.const for _, ys in arms for y in ys[i:i + 1])
+                          for i in range(len(shapes))]
         f.text = "\n".join(lines)
         return f
 
@@ -652,12 +777,14 @@ def _sl(offs, shape) -> str:
             f"[{', '.join('1' for _ in shape)}]")
 
 
-def generate(seed: int, size: int = 10, avoid_known_miscompiles: bool = True) -> str:
-    """A valid tensor program (MLIR text), deterministic in (seed, size, flag).
+def generate(seed: int, size: int = 10, avoid_known_miscompiles: bool = True,
+             forall: bool = False, cf: bool = False) -> str:
+    """A valid tensor program (MLIR text), deterministic in (seed, size, flags).
+    ``forall`` / ``cf``: also scf.forall loops / unstructured helper bodies (module doc).
 
     ``size`` is roughly the number of top-level statements of ``@main`` (helpers and
     region bodies are proportionally smaller)."""
-    return Generator(seed, size, avoid_known_miscompiles).generate()
+    return Generator(seed, size, avoid_known_miscompiles, forall, cf).generate()
 
 
 # ---------------------------------------------------------------------- known miscompiles
@@ -767,6 +894,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--size", type=int, default=10)
+    ap.add_argument("--forall", action="store_true", help="also generate scf.forall loops")
+    ap.add_argument("--cf", action="store_true", help="also generate cf branches in helpers")
     ap.add_argument("--allow-known-miscompiles", action="store_true",
                     help="do not avoid the three known mlir-opt miscompile shapes")
     ap.add_argument("--known", metavar="NAME",
@@ -775,7 +904,7 @@ def main(argv: list[str] | None = None) -> None:
     if a.known:
         print(known_miscompile_programs()[a.known], end="")
         return
-    print(generate(a.seed, a.size, not a.allow_known_miscompiles), end="")
+    print(generate(a.seed, a.size, not a.allow_known_miscompiles, a.forall, a.cf), end="")
 
 
 if __name__ == "__main__":

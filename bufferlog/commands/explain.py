@@ -19,7 +19,7 @@ from bufferlog.errors import UserError
 
 MAX_PAIRS = 2  # in-place operands: read/write pairs explained (each costs engine runs)
 MODEL = ("conflict_if_inplace", "nonwritable_if_inplace", "pair_final", "use_def", "alias",
-         "exempt_order", "exempt_subset", "exempt_def", "conflict")
+         "exempt_order", "exempt_subset", "exempt_def", "conflict", "parallel_if_inplace")
 
 
 def register(sub) -> None:
@@ -104,6 +104,13 @@ def _out_of_place(ctx: Context, u: tuple[int, int], item: dict) -> None:
         item["reason"] = "would write into a read-only buffer if in place"
         item["read_only"] = ctx.value(v)
         item["query"] = _tuple("nonwritable_if_inplace", o, i, v)
+    elif any(t[:2] == u for t in ctx.rel.get("parallel_if_inplace", ())):
+        _, _, wo, wi, d = min(t for t in ctx.rel["parallel_if_inplace"] if t[:2] == u)
+        item["reason"] = ("parallel-region conflict if in place: a write inside an scf.forall body "
+                          "into a buffer defined outside it, which is read")
+        item["definition"] = ctx.value(d)
+        item["conflicting_write"] = {"operand": wi, **ctx.where(wo)}
+        item["query"] = _tuple("parallel_if_inplace", o, i, wo, wi, d)
     else:
         item["reason"] = "out of place by the chosen strategy (in place would not conflict)"
         item["why_not"] = [ctx.why_not(_tuple("would_conflict", o, i))]
