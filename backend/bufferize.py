@@ -225,12 +225,14 @@ class Bufferizer:
         b = self.B(v)
         if self.dec.inplace.get((self.op_id.get(op, -1), i), True):
             return b
-        if isinstance(b.type, T.UnrankedMemRefType):
+        ranked = strip_casts(b) if isinstance(b.type, T.UnrankedMemRefType) else b
+        # (an unranked buffer: copy the ranked one it was cast from)
+        if isinstance(ranked.type, T.UnrankedMemRefType):
             self.fail(op, "bufferize: out-of-place unranked operand")
-        n = self.alloc_like(b)
+        n = self.alloc_like(ranked)
         if read and not self.uninit(v):
-            self.copy(b, n)
-        return n
+            self.copy(ranked, n)
+        return self.cast(n, b.type) if ranked is not b else n
 
     @staticmethod
     def uninit(v: Value) -> bool:
@@ -285,9 +287,10 @@ class Bufferizer:
             self.result_types = outs
             self.drop = drop
             self.may_drop = name != "main" and len(blocks) == 1 and name not in self.nodrop
+            self.pending: dict[Block, list[tuple[Op, int, int]]] = {}
             for blk in blocks:
-                if blk is not blocks[0] and any(T.is_tensor(a.type) for a in blk.args):
-                    self.fail(f, "bufferize: tensor block arguments (cf branches) are not supported")
+                if blk is not blocks[0]:
+                    self.block_args(blk)
                 self.block(blk)
         f.attrs["function_type"] = TypeAttr(T.FunctionType(
             ins, tuple(t for k, t in enumerate(outs) if k not in drop)))
@@ -504,7 +507,28 @@ class Bufferizer:
         self.done(op, self.emit("memref.collapse_shape", [b], [rt],
                                 {"reassociation": op.attrs["reassociation"]}).result)
 
+    def op_tensor_reshape(self, op):
+        """``memref.reshape`` of an identity-layout buffer (a view); a strided source (and
+        shape operand) is copied into an identity buffer first, as memref.reshape needs."""
+        b = self.operand_buffer(op, 0)
+        if isinstance(b.type, T.UnrankedMemRefType):
+            self.fail(op, "bufferize: tensor.reshape of an unranked tensor")
+        if not identity(b.type):
+            b = self.fresh_copy(b)
+        shape = self.B(op.operands[1])
+        if not identity(shape.type):
+            shape = self.fresh_copy(shape)
+        self.done(op, self.emit("memref.reshape", [b, shape], [memref_of(op.result.type)]).result)
+
     # .. composite tensor ops
+    def op_tensor_generate(self, op):
+        """alloc of the result shape (dynamic sizes: the operands), then the body: a
+        ``linalg.map`` on ``linalg.index``es (a ``linalg.fill`` when the value does not
+        depend on the position), as for tensor.pad's padding value."""
+        b = self.alloc(memref_of(op.result.type), list(op.operands))
+        self.pad_fill(op, b)
+        self.done(op, b)
+
     def op_tensor_pad(self, op):
         """MLIR's way: alloc of the padded shape, the padding value everywhere (a
         ``linalg.fill`` for a value independent of the position, else a ``linalg.map``
@@ -795,6 +819,109 @@ class Bufferizer:
                             for k, v in enumerate(y.operands)])
         self.retype(op.results, types)
         self.ip = op
+
+    def op_scf_forall(self, op):
+        """scf.forall on memrefs: no shared_outs, no results. Each shared_out's block
+        argument stands for its buffer directly (an alloc + copy before the loop when the
+        analysis put it out of place, at the forall or at a parallel_insert_slice into it);
+        parallel_insert_slices become copies into subviews of it (see below)."""
+        from bufferlog.frontend.dialects.scf import forall_parts
+
+        f = forall_parts(op)
+        lead = len(op.operands) - len(f.outputs)
+        inserts = [o for o in f.terminator.regions[0].entry.ops if o.name == "tensor.parallel_insert_slice"]
+        oid = self.op_id.get(op, -1)
+        bufs = []
+        for k, (v, arg) in enumerate(zip(f.outputs, f.shared_outs, strict=True)):
+            b = self.B(v)
+            inplace = self.dec.inplace.get((oid, lead + k), True) and all(
+                self.dec.inplace.get((self.op_id.get(o, -1), 1), True)
+                for o in inserts if o.operands[1] is arg)
+            ro = getattr(strip_casts(b), "op", None)
+            if not inplace or (ro is not None and ro.name == "memref.get_global"):
+                if isinstance(b.type, T.UnrankedMemRefType):
+                    self.fail(op, "bufferize: out-of-place unranked shared_out")
+                n = self.alloc_like(b)
+                if not self.uninit(v):
+                    self.copy(b, n)
+                b = n
+            bufs.append(b)
+            self.buf[arg] = b
+        self.block_keep(f.body, op)
+        for arg, b in zip(f.shared_outs, bufs, strict=True):
+            arg.replace_all_uses_with(b)
+        del f.body.args[len(f.ivs):]
+        for r, b in zip(op.results, bufs, strict=True):
+            self.buf[r] = b
+        op.results = []
+        op.set_operands(op.operands[:lead])
+        old = list(op.attrs["operandSegmentSizes"].values)
+        op.attrs["operandSegmentSizes"] = dense_i32(*old[:3], 0)
+
+    def op_tensor_parallel_insert_slice(self, op):
+        """A copy of the tile into its subview of the shared buffer, just before the
+        ``scf.forall.in_parallel`` terminator (MLIR's way), or nothing when the tile
+        already is that subview (the iteration wrote its slice in place)."""
+        offs, sizes, strides = slice_params(op)
+        self.ip = op.parent_op
+        src, d = self.B(op.operands[0]), self.B(op.operands[1])
+        if not self.same_region(src, d, offs, sizes, strides, op.operands[0].type.shape):
+            self.copy(src, self.subview(d, offs, sizes, strides, op.operands[0].type.shape))
+        self.dead.append(op)
+
+    # .. cf branches
+    @staticmethod
+    def successor_slots(op: Op) -> list[tuple[int, int]]:
+        """(successor, block argument) each operand of a cf branch is forwarded to
+        (``(-1, -1)`` for the condition)."""
+        if op.name == "cf.br":
+            return [(0, k) for k in range(len(op.operands))]
+        n1 = list(op.attrs["operandSegmentSizes"].values)[1]
+        return [(-1, -1)] + [(0, k) for k in range(n1)] + [
+            (1, k) for k in range(len(op.operands) - 1 - n1)]
+
+    def branch(self, op):
+        """Tensor successor operands become their buffers (a fresh copy when the analysis
+        put the operand out of place), cast to the block argument's type -- or recorded
+        until that type is decided (:meth:`block_args`)."""
+        if op.name not in ("cf.br", "cf.cond_br"):
+            self.fail(op, f"bufferize: '{op.name}' carrying tensors is not supported")
+        new = list(op.operands)
+        for i, (s, k) in enumerate(self.successor_slots(op)):
+            if s < 0 or not self.is_t(op.operands[i]):
+                continue
+            blk = op.successors[s]
+            b = self.operand_buffer(op, i)
+            if T.is_tensor(blk.args[k].type):
+                self.pending.setdefault(blk, []).append((op, i, k))
+                new[i] = b
+            else:
+                new[i] = self.to_type(b, blk.args[k].type)
+        op.set_operands(new)
+
+    op_cf_br = op_cf_cond_br = branch
+
+    def block_args(self, blk) -> None:
+        """Memref types of ``blk``'s tensor arguments: the identity layout when every
+        buffer forwarded so far (from earlier blocks) has it, else the fully dynamic
+        layout (MLIR's join); the recorded and any later operands are cast to it (or
+        copied when a cast cannot work, e.g. a strided view into an identity argument on
+        a back edge)."""
+        saved = self.ip
+        pend = self.pending.pop(blk, [])
+        for k, a in enumerate(blk.args):
+            if not T.is_tensor(a.type):
+                continue
+            ins = [(op, i) for op, i, kk in pend if kk == k]
+            t = memref_of(a.type)
+            if not isinstance(t, T.UnrankedMemRefType) and not all(identity(op.operands[i].type) for op, i in ins):
+                t = T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank))
+            for op, i in ins:
+                self.ip = op
+                op.set_operand(i, self.to_type(op.operands[i], t))
+            a.type = t
+            self.buf[a] = a
+        self.ip = saved
 
 
 def strip_casts(v: Value) -> Value:

@@ -233,13 +233,20 @@ class Dealloc:
         self._tr = {(t, i, k): v for t, i, k, v, _ in rel["transfer"]}
         self._clone = {(t, i, k) for t, i, k, _ in rel["clone_fwd"]}
         # clones on edges
-        for t, _i, k, _v in sorted(rel["clone_fwd"]):
+        for t, i, k, _v in sorted(rel["clone_fwd"]):
             top = f.ops[t]
             src = top.operands[k]
             c = Op("bufferization.clone", [src], [src.type], {}, loc=top.loc)
             top.parent.insert_before(top, c)
             top.set_operand(k, c.result)
             self.stats.clones += 1
+            if top.name == "cf.cond_br":
+                # the clone is made before the branch but handed over on edge i only:
+                # free it when the other edge is taken
+                cnd = top.operands[0]
+                other = self._z3_of(cnd) if i == 1 else z3.Not(self._z3_of(cnd))
+                if not self._valid(z3.Not(other)):
+                    self._emit_one(top, c.result, [] if self._valid(other) else [(cnd, i == 0)])
         # destination value id -> (t, i, k) per edge
         dst_of: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
         for t, i, k, _v, d in rel["fwd"]:
