@@ -937,12 +937,16 @@ def dense_i32(*sizes: int):
 
 
 def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
-              layout: str = "identity-layout-map", engine: str = "auto") -> Module:
+              layout: str = "identity-layout-map", engine: str = "auto",
+              rules_dir: str | None = None, analysis: tuple | None = None) -> Module:
     """Bufferize ``module`` in place; with ``dealloc`` return the re-parsed module with
-    deallocations inserted by :mod:`bufferlog.backend.dealloc`."""
+    deallocations inserted by :mod:`bufferlog.backend.dealloc`. ``analysis`` is the
+    ``(facts, analysis, decisions)`` triple of ``engine.oneshot.analyze_module`` for this
+    very module, when the caller already has it; else it is computed here (with the
+    ``rules_dir`` overlay)."""
     from bufferlog.engine.oneshot import analyze_module
 
-    facts, an, dec = analyze_module(module, strategy, engine)
+    facts, an, dec = analysis or analyze_module(module, strategy, engine, rules_dir)
     Bufferizer(module, facts, an, dec, layout).run()
     if not dealloc:
         return module

@@ -348,10 +348,10 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
     ops = [op for op in module.walk() if op is not top]
     row["ops"] = len(ops)
     row["tensor_operands"] = sum(1 for op in ops for v in op.operands if T.is_tensor(v.type))
-    _fill_analysis(module, text, options, row)
+    _fill_analysis(module, options, row)
 
 
-def _fill_analysis(module: Any, text: str, options: BatchOptions, row: dict) -> None:
+def _fill_analysis(module: Any, options: BatchOptions, row: dict) -> None:
     """In-place decisions and conflicts from the One-Shot analysis
     (``engine.oneshot.analyze_module``), then the backend figures (:func:`_fill_backend`).
     A figure with no producing API in this build stays null."""
@@ -382,24 +382,24 @@ def _fill_analysis(module: Any, text: str, options: BatchOptions, row: dict) -> 
     if not has_tensors:  # memref IR: the dealloc backend applies directly
         row.pop("_explain", None)  # no tensor copies to explain
         row.update(out_of_place=None, out_of_place_bytes=None)
-    _fill_backend(module.file, text, has_tensors, options, row)
+    _fill_backend(module, (facts, an, dec), has_tensors, options, row)
 
 
-def _fill_backend(path: str, text: str, has_tensors: bool, options: BatchOptions,
+def _fill_backend(module: Any, analysis: tuple, has_tensors: bool, options: BatchOptions,
                   row: dict) -> None:
-    """The backend figures: ``bufferize`` (+ dealloc) of a tensor input, ``deallocate`` of
-    a memref input, on a fresh parse of ``text``, counted by
-    :func:`bufferlog.backend.quality.count_figures`. A failure leaves them null and sets
-    ``bufferize_error`` (the row's status becomes ``partial``)."""
+    """The backend figures: ``bufferize`` (+ dealloc) of a tensor input, reusing the
+    analysis just made, or ``deallocate`` of a memref input; the output is counted by
+    :func:`bufferlog.backend.quality.count_figures`. Rewrites ``module`` in place. A
+    failure leaves them null and sets ``bufferize_error`` (the row's status becomes
+    ``partial``)."""
     from bufferlog.backend.quality import count_figures
-    from bufferlog.frontend.parser import parse
 
     try:
-        module = parse(text, path)
         if has_tensors:
             from bufferlog.backend.bufferize import bufferize
 
-            module = bufferize(module, options.strategy, True, engine=options.engine)
+            module = bufferize(module, options.strategy, True, engine=options.engine,
+                               rules_dir=options.rules_dir, analysis=analysis)
         else:
             from bufferlog.backend.dealloc import deallocate
 

@@ -43,3 +43,16 @@ def test_internal_error_is_one_line(monkeypatch, tmp_path, capsys):
     assert cli.main(["print", str(f)]) == 2
     err = capsys.readouterr().err
     assert "internal error: ValueError: simulated bug" in err and "Traceback" not in err
+
+
+def test_bufferize_uses_the_rules_overlay(tmp_path, capsys):
+    """`bufferize --rules DIR` analyses with the overlay: a broken overlay is reported."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "mine.dl").write_text('sem_read("my.op", 0, 1).\n')
+    f = tmp_path / "ok.mlir"
+    f.write_text("func.func @f(%t: tensor<4xf32>) -> tensor<4xf32> {\n  return %t : tensor<4xf32>\n}\n")
+    assert cli.main(["bufferize", str(f)]) == 0
+    capsys.readouterr()
+    assert cli.main(["bufferize", str(f), "--rules", str(rules)]) == 1
+    assert f"{rules / 'mine.dl'}:1:1: error:" in capsys.readouterr().err

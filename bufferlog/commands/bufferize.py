@@ -18,6 +18,7 @@ def register(sub) -> None:
                    default="identity-layout-map",
                    help="memref layout of tensor function arguments and results")
     p.add_argument("--engine", choices=("auto", "souffle", "embedded"), default="auto")
+    p.add_argument("--rules", metavar="DIR", help="extra/overriding rule files (e.g. semantics of your own ops)")
     p.set_defaults(func=run)
 
 
@@ -27,6 +28,7 @@ def run(args) -> int:
     from bufferlog.frontend.printer import print_module
 
     name, text = read_input(args.file)
-    m = bufferize(parse(text, name), args.strategy, not args.no_dealloc, args.layout, args.engine)
+    m = bufferize(parse(text, name), args.strategy, not args.no_dealloc, args.layout, args.engine,
+                  rules_dir=args.rules)
     write_output(args.output, print_module(m))
     return 0
