@@ -115,18 +115,8 @@ def _generic_ops(text: str) -> int:
 
 
 def _split_types(sig: str) -> list[str]:
-    depth, cur, parts = 0, "", []
-    for ch in sig:
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    return [p.strip() for p in parts + [cur] if p.strip()]
+    """Top-level comma-separated types of a signature (``oracle._split_top``), stripped."""
+    return [p.strip() for p in oracle._split_top(sig) if p.strip()]
 
 
 def _tensor_operands(text: str) -> int:
