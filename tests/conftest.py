@@ -14,17 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def shared_dir() -> Path:
-    env = os.environ.get("BUFFERLOG_SHARED")
-    for cand in ([Path(env)] if env else []) + [REPO.parent / "shared", Path("/work/shared")]:
-        if (cand / "corpus").is_dir():
-            return cand
-    return REPO.parent / "shared"
-
+from oracle import REPO, shared_dir  # noqa: F401  (REPO is re-exported to the tests)
 
 CORPUS_FILES: list[Path] = sorted((shared_dir() / "corpus").glob("*/*.mlir"))
 

@@ -55,7 +55,19 @@ __all__ = [
 ]
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("BUFFERLOG_SHARED", REPO.parent / "shared"))
+
+
+def shared_dir() -> Path:
+    """The team's shared folder: ``$BUFFERLOG_SHARED``, else ``../shared`` beside the repo
+    (as in CI), else ``/work/shared``; the first that has a corpus."""
+    env = os.environ.get("BUFFERLOG_SHARED")
+    for cand in ([Path(env)] if env else []) + [REPO.parent / "shared", Path("/work/shared")]:
+        if (cand / "corpus").is_dir():
+            return cand
+    return REPO.parent / "shared"
+
+
+SHARED = shared_dir()
 
 MLIR_OPT = os.environ.get("MLIR_OPT", "mlir-opt-22")
 MLIR_RUNNER = os.environ.get("MLIR_RUNNER", "mlir-runner-22")
