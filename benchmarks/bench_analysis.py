@@ -19,7 +19,9 @@ from pathlib import Path
 from bufferlog.engine.oneshot import analyze_module
 from bufferlog.frontend.parser import parse
 
-GEN = "/work/shared/oracle/gen_chain.py"
+from benchmarks import SHARED
+
+GEN = str(SHARED / "oracle" / "gen_chain.py")
 PIPE = "--one-shot-bufferize=bufferize-function-boundaries test-analysis-only print-conflicts"
 
 
@@ -58,7 +60,7 @@ def main(argv=None) -> int:
                      "mlir_opt_s": None if om is None else round(om, 3),
                      "ratio": None if not om else round(ob / om, 2)})
         print(rows[-1], flush=True)
-    for f in sorted(glob.glob("/work/shared/corpus/**/*.mlir", recursive=True)):
+    for f in sorted(glob.glob(str(SHARED / "corpus" / "**" / "*.mlir"), recursive=True)):
         text = Path(f).read_text()
         ob, om = ours(text, a.engine), mlir(text)
         rows.append({"input": Path(f).name, "bufferlog_s": round(ob, 3),

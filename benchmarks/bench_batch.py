@@ -21,15 +21,16 @@ from pathlib import Path
 
 from bufferlog.engine import batch as B
 
+from benchmarks import SHARED
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "batch.json"
 
 
 def default_corpus() -> Path:
-    for c in (ROOT.parent / "shared" / "corpus", Path("/work/shared/corpus")):
-        if c.is_dir():
-            return c
-    raise SystemExit("corpus not found; pass --corpus DIR")
+    if not (SHARED / "corpus").is_dir():
+        raise SystemExit("corpus not found; pass --corpus DIR")
+    return SHARED / "corpus"
 
 
 def replicate(corpus: Path, n: int, dest: Path) -> list[str]:

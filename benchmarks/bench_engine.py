@@ -18,6 +18,8 @@ from pathlib import Path
 
 from bufferlog.engine import Program, run, souffle
 
+from benchmarks import SHARED
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFORMANCE = ROOT / "tests" / "conformance"
 RESULTS = ROOT / "benchmarks" / "results" / "engine.json"
@@ -77,7 +79,7 @@ def export_corpus_facts() -> Path | None:
     from bufferlog.frontend.facts import export
     from bufferlog.frontend.parser import parse
 
-    corpus = ROOT.parent / "shared" / "corpus"
+    corpus = SHARED / "corpus"
     files = sorted(p for p in corpus.glob("*/*.mlir") if ".elided" not in p.name) if corpus.is_dir() else []
     if not files:
         return None

@@ -19,15 +19,13 @@ from pathlib import Path
 from bufferlog.frontend.parser import get_lark, parse
 from bufferlog.frontend.printer import print_module
 
+from benchmarks import SHARED
+
 REPO = Path(__file__).resolve().parent.parent
 
 
 def default_corpus() -> Path:
-    env = os.environ.get("BUFFERLOG_SHARED")
-    for cand in ([Path(env)] if env else []) + [REPO.parent / "shared", Path("/work/shared")]:
-        if (cand / "corpus").is_dir():
-            return cand / "corpus"
-    return REPO.parent / "shared" / "corpus"
+    return SHARED / "corpus"
 
 
 def bench_file(path: Path, repeat: int, mlir_opt: str | None) -> dict:

@@ -28,9 +28,10 @@ from bufferlog.backend.bufferize import bufferize
 from bufferlog.backend.quality import count_figures
 from bufferlog.frontend.parser import parse
 
+from benchmarks import SHARED
 from bufferlog.errors import UserError
 
-CORPUS = Path("/work/shared/corpus")
+CORPUS = SHARED / "corpus"
 RESULTS = Path(__file__).resolve().parent / "results"
 MLIR_OPT = "mlir-opt-22"
 OSB = "bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"

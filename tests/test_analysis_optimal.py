@@ -6,8 +6,6 @@ optimal copies strictly fewer bytes than oneshot and still runs correctly."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from bufferlog.backend.bufferize import bufferize
 from bufferlog.engine.decisions import all_facts, derive_decisions, program
@@ -26,7 +24,7 @@ except ImportError:  # tests/ on sys.path (rootdir-relative imports)
 
 PROG = program()
 
-CORPUS = [p for p in sorted(Path("/work/shared/corpus").glob("**/*.mlir"))
+CORPUS = [p for p in sorted((oracle.SHARED / "corpus").glob("**/*.mlir"))
           if p.name in {"raw_conflict.mlir", "slice_update.mlir", "mlp.mlir", "cnn.mlir",
                         "tensor_ops.mlir", "lstm_cell.mlir"}]
 

@@ -21,8 +21,7 @@ except ImportError:  # tests/ on sys.path (rootdir-relative imports)
     import oracle as tools
 
 MLIR_OPT = shutil.which("mlir-opt-22")
-CORPUS = sorted(glob.glob("/work/shared/corpus/**/*.mlir", recursive=True)) or sorted(
-    glob.glob(str(Path(__file__).resolve().parent.parent.parent / "shared/corpus/**/*.mlir"), recursive=True))
+CORPUS = sorted(glob.glob(str(tools.SHARED / "corpus" / "**" / "*.mlir"), recursive=True))
 PIPE = "--one-shot-bufferize=bufferize-function-boundaries test-analysis-only print-conflicts"
 
 pytestmark = pytest.mark.skipif(MLIR_OPT is None, reason="mlir-opt-22 not installed")
@@ -143,7 +142,7 @@ def test_small_parity(name):
 @pytest.mark.oracle
 @pytest.mark.parametrize("n", [10, 31])
 def test_gen_chain_parity(n):
-    src = subprocess.run(["python3", "/work/shared/oracle/gen_chain.py", str(n)],
+    src = subprocess.run(["python3", str(tools.SHARED / "oracle" / "gen_chain.py"), str(n)],
                          capture_output=True, text=True)
     if src.returncode:
         pytest.skip("gen_chain.py not available")

@@ -23,9 +23,7 @@ from bufferlog.cli import main
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oracle  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/corpus")
+CORPUS = oracle.SHARED / "corpus"
 GOOD = ["seeds/raw_conflict.mlir", "seeds/maybe_copy.mlir", "torch/mlp.mlir",
         "seeds/ownership_example.mlir"]
 MLIR_OPT = shutil.which("mlir-opt-22")

@@ -36,6 +36,7 @@ from bufferlog.frontend.dialects.tensor import (
 from bufferlog.frontend.ir import BlockArg, OpResult
 from bufferlog.frontend.parser import MLIRSyntaxError, parse
 from bufferlog.frontend.printer import print_module
+from conftest import CORPUS_FILES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -525,7 +526,7 @@ def test_errors_are_located() -> None:
 
 # -- the corpus ------------------------------------------------------------------------
 
-CORPUS = sorted((Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus").glob("*/*.mlir"))
+CORPUS = CORPUS_FILES
 
 
 @needs_oracle
