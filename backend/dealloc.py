@@ -91,6 +91,7 @@ class Dealloc:
         self.ind: dict[int, Value] = {}
         self.consts: dict[tuple[Op, bool], Value] = {}
         self.solver_vars: dict[Value, z3.BoolRef] = {}
+        self.ctx = z3.Context()  # one per run: Z3 contexts are not thread-safe
         self._make_indicators()
         self._wire_edges()
         self._returns()
@@ -354,13 +355,13 @@ class Dealloc:
     # ------------------------------------------------------------------ 4. deallocs
     def _var(self, v: Value) -> z3.BoolRef:
         if v not in self.solver_vars:
-            self.solver_vars[v] = z3.Bool(f"b{len(self.solver_vars)}")
+            self.solver_vars[v] = z3.Bool(f"b{len(self.solver_vars)}", self.ctx)
         return self.solver_vars[v]
 
     def _z3_of(self, v: Value) -> z3.BoolRef:
         d = getattr(v, "op", None)
         if d is not None and d.name == "arith.constant":
-            return z3.BoolVal(bool(d.attrs["value"].value))
+            return z3.BoolVal(bool(d.attrs["value"].value), self.ctx)
         return self._var(v)
 
     def _deallocs(self) -> None:
@@ -380,7 +381,7 @@ class Dealloc:
             for vid in sorted(per_t[t]):
                 edges = per_t[t][vid]
                 own = self.indicator(vid, top)
-                econd = z3.BoolVal(True)
+                econd = z3.BoolVal(True, self.ctx)
                 parts: list[tuple[Value, bool]] = []  # (i1 value, negate)
                 if len(edges) < n_edges and top.name == "cf.cond_br":
                     c = top.operands[0]
@@ -406,7 +407,7 @@ class Dealloc:
                     self._emit_runtime(top, [(self.val[v], p) for v, _c, p in grp])
 
     def _valid(self, e: z3.BoolRef) -> bool:
-        s = z3.Solver()
+        s = z3.Solver(ctx=self.ctx)
         s.add(z3.Not(e))
         return s.check() == z3.unsat
 

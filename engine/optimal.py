@@ -41,8 +41,9 @@ def optimize(an: Analysis, base: Decisions, max_iter: int = 200, budget_s: float
     if not uses:
         return base
     base_cost = cost(an, base.inplace, uses)
-    x = {u: z3.Bool(f"ip_{u[0]}_{u[1]}") for u in uses}
-    opt = z3.Optimize()
+    ctx = z3.Context()  # private context: Z3 contexts are not thread-safe
+    x = {u: z3.Bool(f"ip_{u[0]}_{u[1]}", ctx) for u in uses}
+    opt = z3.Optimize(ctx=ctx)
     opt.set("timeout", int(budget_s * 1000))
     opt.add(z3.Sum([z3.If(x[u], 0, weight(an, u)) for u in uses]) <= base_cost)
     for u in uses:

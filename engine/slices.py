@@ -44,6 +44,7 @@ class SliceProver:
         import z3
 
         self.z3 = z3
+        self.ctx = z3.Context()  # private context: Z3 contexts are not thread-safe
         self.an = an
         self.timeout_ms = timeout_ms
         self.operands = {(o, i): v for o, i, v in an.rows["operand"]}
@@ -66,7 +67,7 @@ class SliceProver:
             return t
         z3 = self.z3
         if v in self.const:
-            t = z3.IntVal(self.const[v])
+            t = z3.IntVal(self.const[v], self.ctx)
         else:
             t = None
             ro = self.an.result_of.get(v)
@@ -77,7 +78,7 @@ class SliceProver:
                     x, y = self.term(a, depth + 1), self.term(b, depth + 1)
                     t = x + y if op == "+" else x - y if op == "-" else x * y
             if t is None:
-                t = z3.Int(f"v{v}")
+                t = z3.Int(f"v{v}", self.ctx)
         self._terms[v] = t
         return t
 
@@ -94,7 +95,7 @@ class SliceProver:
                 p = sl.get((k, d))
                 if p is None:
                     return None
-                dim.append(self.z3.IntVal(p[1]) if p[0] == "c" else self.term(p[1]))
+                dim.append(self.z3.IntVal(p[1], self.ctx) if p[0] == "c" else self.term(p[1]))
             out.append(tuple(dim))
         return out
 
@@ -103,7 +104,7 @@ class SliceProver:
         rank = self.rank.get(self.an.tuse[(o, i)])
         if rank is None:
             return None
-        one = self.z3.IntVal(1)
+        one = self.z3.IntVal(1, self.ctx)
         idx = [self.operands.get((o, i + 1 + d)) for d in range(rank)]
         if any(x is None for x in idx):
             return None
@@ -163,7 +164,7 @@ class SliceProver:
         r = self._proofs.get(key)
         if r is None:
             z3 = self.z3
-            s = z3.Solver()
+            s = z3.Solver(ctx=self.ctx)
             s.set("timeout", self.timeout_ms)
             s.add(z3.Not(formula))
             self.stats["queries"] += 1
