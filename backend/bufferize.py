@@ -939,8 +939,8 @@ def dense_i32(*sizes: int):
 def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
               layout: str = "identity-layout-map", engine: str = "auto",
               rules_dir: str | None = None, analysis: tuple | None = None) -> Module:
-    """Bufferize ``module`` in place; with ``dealloc`` return the re-parsed module with
-    deallocations inserted by :mod:`bufferlog.backend.dealloc`. ``analysis`` is the
+    """Bufferize ``module`` in place (and return it); with ``dealloc`` also insert the
+    deallocations of :mod:`bufferlog.backend.dealloc`. ``analysis`` is the
     ``(facts, analysis, decisions)`` triple of ``engine.oneshot.analyze_module`` for this
     very module, when the caller already has it; else it is computed here (with the
     ``rules_dir`` overlay)."""
@@ -951,9 +951,6 @@ def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
     if not dealloc:
         return module
     from bufferlog.backend.dealloc import deallocate
-    from bufferlog.frontend.parser import parse
-    from bufferlog.frontend.printer import print_module
 
-    m = parse(print_module(module), module.file)
-    deallocate(m, "memref-dealloc", engine)
-    return m
+    deallocate(module, "memref-dealloc", engine)
+    return module

@@ -236,11 +236,24 @@ def _args(text: str) -> Tuple:
     return tuple(_unescape(s) if n == "" else int(n) for s, n in _ARG.findall(inner))
 
 
+_TRANSLATIONS: dict[int, Translation] = {}
+
+
+def _translation(prog: Program) -> Translation:
+    """The clingo text of a loaded (hence immutable, memoised) program, made once."""
+    tr = _TRANSLATIONS.get(id(prog))
+    if tr is None or tr.prog is not prog:
+        if len(_TRANSLATIONS) > 64:
+            _TRANSLATIONS.clear()
+        tr = _TRANSLATIONS[id(prog)] = Translation(prog)
+    return tr
+
+
 def evaluate(prog: Program, facts: Facts, relations: Iterable[str]) -> dict[str, set[Tuple]]:
     """Evaluate in this process; return the tuples of ``relations``."""
     import clingo
 
-    tr = Translation(prog)
+    tr = _translation(prog)
     messages: list[str] = []
     ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: messages.append(msg))
     try:

@@ -14,6 +14,7 @@ reported by :func:`bufferlog.engine.check.check` together with semantic errors.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,17 +47,26 @@ class Program:
     directives: list[Directive] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     errors: list[DatalogSyntaxError] = field(default_factory=list)
+    _valid: bool = field(default=False, repr=False, compare=False)  # require_valid passed
 
     # ------------------------------------------------------------------ loading
     @classmethod
     def load(
         cls, sources: str | Path | Sequence[str | Path], rules_dir: str | Path | None = None
     ) -> Program:
-        """Load a main file (or several files, in order) with an optional overlay dir."""
+        """Load a main file (or several files, in order) with an optional overlay dir.
+
+        Loaded programs are memoised per process (a batch loads the same rules for every
+        file): a cached program is reused while none of its files nor the overlay's file
+        list changed (by content). Programs are treated as immutable once loaded."""
         mains = [Path(sources)] if isinstance(sources, str | Path) else [Path(s) for s in sources]
         overlay = Path(rules_dir) if rules_dir is not None else None
         if overlay is not None and not overlay.is_dir():
             raise UserError(f"--rules: not a directory: {overlay}")
+        key = (tuple(str(m.resolve()) for m in mains), str(overlay.resolve()) if overlay else None)
+        hit = _LOADED.get(key)
+        if hit is not None and hit[0] == _stamp(hit[1].files, overlay):
+            return hit[1]
         prog = cls()
         loader = _Loader(prog, overlay)
         for m in mains:
@@ -65,6 +75,8 @@ class Program:
             for extra in sorted(overlay.glob("*.dl")):
                 loader.load_file(extra, None)
         prog._number_rules()
+        if not prog.errors:
+            _LOADED[key] = (_stamp(prog.files, overlay), prog)
         return prog
 
     @classmethod
@@ -120,10 +132,30 @@ class Program:
         """Raise a :class:`UserError` listing every error ``rules check`` would report."""
         from .check import check
 
+        if self._valid:
+            return
         errs = [d for d in check(self) if d.severity == "error"]
         if errs:
             more = "\n".join(str(d) for d in errs[1:])
             raise UserError(errs[0].message + (f"\n{more}" if more else ""), errs[0].loc)
+        self._valid = True
+
+
+#: Program.load memo: (main files, overlay) -> (stamp of the files read, program).
+_LOADED: dict[tuple, tuple[tuple, Program]] = {}
+
+
+def _stamp(files: list[Path], overlay: Path | None) -> tuple:
+    """What must be unchanged for a memoised program to be reused."""
+    out = []
+    for f in files:
+        try:
+            out.append((str(f), hashlib.sha1(f.read_bytes()).digest()))
+        except OSError:
+            return ("missing", str(f))
+    if overlay is not None:
+        out.append(tuple(sorted(p.name for p in overlay.glob("*.dl"))))
+    return tuple(out)
 
 
 def _unique(xs: Iterable[str]) -> list[str]:

@@ -1,0 +1,52 @@
+"""Program.load is memoised per process (a batch loads the same rules once per file);
+an edited, added or removed rules file must still be seen by the next load."""
+
+from __future__ import annotations
+
+from bufferlog.engine.program import Program
+from bufferlog.engine.run import run
+
+MAIN = """.decl e(x: number)
+.input e
+.decl p(x: number)
+.output p
+p(x) :- e(x).
+"""
+
+
+def _p(prog) -> set:
+    return run(prog, {"e": [(1,), (2,)]}, engine="embedded").relations["p"]
+
+
+def test_unchanged_rules_are_loaded_once(tmp_path):
+    (tmp_path / "main.dl").write_text(MAIN)
+    a = Program.load(tmp_path / "main.dl")
+    assert Program.load(tmp_path / "main.dl") is a
+
+
+def test_edits_are_seen(tmp_path):
+    main = tmp_path / "main.dl"
+    main.write_text(MAIN)
+    assert _p(Program.load(main)) == {(1,), (2,)}
+    main.write_text(MAIN.replace("p(x) :- e(x).", "p(x) :- e(x), x > 1."))
+    assert _p(Program.load(main)) == {(2,)}
+
+
+def test_overlay_added_and_removed_files_are_seen(tmp_path):
+    main, over = tmp_path / "main.dl", tmp_path / "over"
+    main.write_text(MAIN)
+    over.mkdir()
+    assert _p(Program.load(main, over)) == {(1,), (2,)}
+    extra = over / "extra.dl"
+    extra.write_text("p(7).\n")
+    assert _p(Program.load(main, over)) == {(1,), (2,), (7,)}
+    extra.unlink()
+    assert _p(Program.load(main, over)) == {(1,), (2,)}
+
+
+def test_a_broken_program_is_not_memoised(tmp_path):
+    main = tmp_path / "main.dl"
+    main.write_text(MAIN + "p(x :- e(x).\n")
+    assert Program.load(main).errors
+    main.write_text(MAIN)
+    assert not Program.load(main).errors
