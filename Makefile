@@ -51,7 +51,7 @@ browser:
 	fi
 
 test: venv oracle browser lint
-	$(BIN)/pytest -q -x -p no:cacheprovider
+	$(BIN)/pytest -q -p no:cacheprovider
 
 bench: venv oracle
 	$(BIN)/python -m benchmarks.run_all
