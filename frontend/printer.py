@@ -161,13 +161,21 @@ class Printer:
         return f"{res} = {body}" if op.results else body
 
     def generic_op(self, op: Op) -> str:
-        """The generic form, correct for any op."""
+        """The generic form, correct for any op. When the op's custom printer carries a
+        ``generic_parts(op) -> (attrs, regions)`` hook, those replace ``op.attrs`` and
+        ``op.regions``: the parts MLIR's generic form shows but the custom syntax (and so
+        the IR) leaves implicit, e.g. a named linalg op's body."""
+        attrs, regions = op.attrs, op.regions
+        hook = getattr(PRINTERS.get(op.name), "generic_parts", None)
+        if hook is not None:
+            attrs, regions = hook(op)
         s = A.escape_string(op.name) + "(" + self.values(op.operands) + ")"
         if op.successors:
             s += "[" + ", ".join(self.block_name(b) for b in op.successors) + "]"
-        if op.regions:
-            s += " (" + ", ".join(self.region(r, True) for r in op.regions) + ")"
-        s += self.attr_dict(op)
+        if regions:
+            s += " (" + ", ".join(self.region(r, True) for r in regions) + ")"
+        if attrs:
+            s += " {" + ", ".join(self.named_attr(k, v) for k, v in attrs.items()) + "}"
         ins = "(" + self.types([v.type for v in op.operands]) + ")"
         outs = [r.type for r in op.results]
         s += f" : {ins} -> ({self.types(outs)})"

@@ -9,7 +9,11 @@ Representation (as in MLIR's generic form):
   ``iterator_types`` (``#linalg.iterator_type<parallel>`` entries), optional ``doc`` /
   ``library_call`` and its region; its ``attrs = {..}`` entries are ordinary attributes.
   Named ops keep whatever attributes were written (``indexing_maps``, ``cast``, ``kind``,
-  ``dilations``, ``strides``, ...) and NO region (MLIR's implicit body is not modelled).
+  ``dilations``, ``strides``, ...) and NO region: MLIR's implicit body is not modelled;
+  ``print --generic`` synthesizes it (and default ``indexing_maps``, the maps cache)
+  from the tables in ``linalg_bodies.py``. A named op parsed from the generic form keeps
+  the region it was written with; the custom printer leaves it out when it is the
+  implicit body (and prints the op generically when it is not).
 * ``linalg.transpose`` / ``linalg.broadcast``: ``[input, init]``, ``permutation`` /
   ``dimensions`` as ``array<i64>``; result = init's type when it is a tensor.
 * ``linalg.map``: ``[*inputs, init]``; ``linalg.reduce``: ``[*inputs, *inits]`` and
@@ -27,7 +31,7 @@ from typing import Any
 from ..attrs import ArrayAttr, IntegerAttr, OpaqueAttr, StringAttr, dense_i64
 from ..ir import Block, Op, Region, Value
 from ..types import IntegerType, TensorType, UnrankedTensorType
-from . import builds, prints
+from . import builds, linalg_bodies, prints
 from .tensor import (
     Parts,
     attr_dict_of,
@@ -345,15 +349,36 @@ def _arrow(p: Any, op: Op) -> str:
     return f" -> {ts[0]}" if len(ts) == 1 else " -> (" + ", ".join(ts) + ")"
 
 
+def _with_implicit_body(printer: Any) -> Any:
+    """A named-op printer that also handles the op parsed from the generic form: its
+    region is left out when it is the implicit body (else the op stays generic, as the
+    custom syntax cannot carry another body), and its ``generic_parts`` hook gives the
+    generic printer the implicit body and default properties (``linalg_bodies``)."""
+    def pr(p: Any, op: Op) -> str:
+        if op.regions and not linalg_bodies.has_implicit_body(op):
+            return p.generic_op(op)
+        return printer(p, op)
+    pr.generic_parts = linalg_bodies.generic_parts  # type: ignore[attr-defined]
+    return pr
+
+
+#: discardable attributes a named op's custom form leaves out: MLIR's cache of the
+#: indexing maps (recomputed from the op's definition)
+_NAMED_CACHE = ("linalg.memoized_indexing_maps",)
+
+
 def _print_named(p: Any, op: Op) -> str:
     ins, outs = linalg_ins_outs(op)
-    kws = "".join(f" {k} = {p.attr(op.attrs[k])}" for k in _NAMED_KEYWORDS if k in op.attrs)
-    ad = attrs_suffix(p, op, ("operandSegmentSizes", *_NAMED_KEYWORDS))
+    skip = {"indexing_maps"} if linalg_bodies.has_default_maps(op) else set()
+    kws = "".join(f" {k} = {p.attr(op.attrs[k])}" for k in _NAMED_KEYWORDS
+                  if k in op.attrs and k not in skip)
+    ad = attrs_suffix(p, op, ("operandSegmentSizes", *_NAMED_KEYWORDS, *_NAMED_CACHE))
     return f"{op.name}{kws}{ad}{_io(p, ins, outs)}{_arrow(p, op)}"
 
 
+_print_named_op = _with_implicit_body(_print_named)  # one printer shared by every named op
 for _name in sorted(NAMED_OPS):
-    prints(_name)(_print_named)
+    prints(_name)(_print_named_op)
 
 
 @prints("linalg.generic")
@@ -398,8 +423,8 @@ def _print_perm_like(prop: str) -> Any:
     return pr
 
 
-prints("linalg.transpose")(_print_perm_like("permutation"))
-prints("linalg.broadcast")(_print_perm_like("dimensions"))
+prints("linalg.transpose")(_with_implicit_body(_print_perm_like("permutation")))
+prints("linalg.broadcast")(_with_implicit_body(_print_perm_like("dimensions")))
 
 
 def _print_body(p: Any, op: Op) -> str:
