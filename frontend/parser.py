@@ -221,14 +221,26 @@ class ParseCtx:
                 raise MLIRSyntaxError(
                     f"value '%{s}' has {len(group)} result(s), no result #{idx}",
                     self.loc(tok))
-            return group[idx]
-        key = (s, idx)
-        fw = self.scope.forward.get(key)
-        if fw is None:
-            ph = _Placeholder(type, s if idx == 0 else f"{s}#{idx}")
-            self.scope.forward[key] = (ph, tok)
-            return ph
-        return fw[0]
+            v = group[idx]
+        else:
+            key = (s, idx)
+            fw = self.scope.forward.get(key)
+            if fw is None:
+                ph = _Placeholder(type, s if idx == 0 else f"{s}#{idx}")
+                self.scope.forward[key] = (ph, tok)
+                return ph
+            v = fw[0]
+            if v.type is None:
+                v.type = type
+        if type is not None and v.type is not None and v.type != type:
+            self._type_mismatch(tok, type, v.type)
+        return v
+
+    def _type_mismatch(self, tok: Token, want: Any, have: Any) -> None:
+        from .verify import same_type
+        if not same_type(want, have):
+            raise MLIRSyntaxError(f"use of value '{tok}' expects different type than prior "
+                                  f"uses: '{want}' vs '{have}'", self.loc(tok))
 
     def uses(self, node: Any, types: list[Any] | None = None) -> list[Value]:
         if node is None:
@@ -249,7 +261,10 @@ class ParseCtx:
             for i, v in enumerate(values):
                 ent = fwd.pop((name, i), None)
                 if ent is not None:
-                    ent[0].replace_all_uses_with(v)
+                    ph, use_tok = ent
+                    if ph.type is not None and v.type is not None and ph.type != v.type:
+                        self._definition_mismatch(name, i, v.type, ph.type, use_tok, at)
+                    ph.replace_all_uses_with(v)
                     v.name = name
 
     # -- types ----------------------------------------------------------------------------
@@ -401,6 +416,15 @@ class ParseCtx:
             self.define(aname, [a], loc_token(loc))
         for op_node in ops:
             blk.append(self.operation(op_node))
+
+    def _definition_mismatch(self, name: str, i: int, have: Any, used: Any, use_tok: Token,
+                             at: Any) -> None:
+        from .verify import same_type
+        if not same_type(have, used):
+            u = self.loc(use_tok)
+            raise MLIRSyntaxError(f"definition of SSA value '%{name}#{i}' has type '{have}' "
+                                  f"(previously used at {u.line}:{u.col} with type '{used}')",
+                                  self.loc(at))
 
     def _check_forward(self) -> None:
         for (name, idx), (_ph, tok) in self.scope.forward.items():
@@ -774,6 +798,8 @@ def parse(text: str, filename: str = "-") -> Module:
     ctx = ParseCtx(filename)
     module = _build_module(ctx, tree, resources, filename)
     module.source_lines = text.splitlines()
+    from .verify import verify_module
+    verify_module(module)  # dominance, terminators, parents, region signatures
     return module
 
 
@@ -784,6 +810,9 @@ def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: st
         if d == "alias_def":
             tok, val = item.children
             name = str(tok)[1:]
+            if name in ctx.aliases:
+                raise MLIRSyntaxError(f"redefinition of attribute alias id '{name}'",
+                                      ctx.loc(tok))
             if isinstance(val, Token):  # loc(...) alias
                 ctx.aliases[name] = A.OpaqueAttr(str(val))
                 continue
@@ -795,6 +824,9 @@ def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: st
             ctx.aliases[name] = a
         elif d == "type_alias_def":
             tok, ty = item.children
+            if str(tok)[1:] in ctx.type_aliases:
+                raise MLIRSyntaxError(f"redefinition of type alias id '{str(tok)[1:]}'",
+                                      ctx.loc(tok))
             ctx.type_aliases[str(tok)[1:]] = ctx.type(ty)
         else:
             top.append(ctx.operation(item))
