@@ -32,7 +32,7 @@ from bufferlog.frontend.attrs import (
     UnitAttr,
     dense_i64,
 )
-from bufferlog.frontend.dialects import DYNAMIC
+from bufferlog.frontend.dialects import DYNAMIC, PRINTERS
 from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
 from bufferlog.frontend.dialects.tensor import expand_output_shape, reassociation, slice_params
 from bufferlog.frontend.ir import Block, Module, Op, Region, Value
@@ -155,7 +155,7 @@ def collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T
 class Bufferizer:
     def __init__(self, module: Module, facts, an, dec, layout: str = "identity-layout-map"):
         self.m, self.an, self.dec, self.layout = module, an, dec, layout
-        self.op_id = facts.op_id
+        self.facts, self.op_id = facts, facts.op_id
         self.buf: dict[Value, Value] = {}
         self.dead: list[Op] = []
         self.globals: dict[tuple[str, str], str] = {}
@@ -315,6 +315,9 @@ class Bufferizer:
             self.linalg(op)
             return
         if tensors and op.name not in PASS_THROUGH:
+            if self.user_op(op):
+                self.declared(op)
+                return
             self.fail(op, f"bufferize: unsupported op '{op.name}' on tensors")
         for r in op.regions:
             for b in r.blocks:
@@ -626,6 +629,54 @@ class Bufferizer:
         for r, b in zip(op.results, res, strict=True):
             self.buf[r] = b
         op.results = []
+
+    # .. ops known only from rules (``sem_*`` facts in ops.dl or a ``--rules`` overlay)
+    def user_op(self, op: Op) -> bool:
+        """An op of a dialect bufferlog does not know whose semantics the rules declare
+        (a known dialect's op without a handler stays unsupported: its buffer form is
+        fixed by MLIR, not by our convention)."""
+        known = {n.split(".", 1)[0] for n in PRINTERS}
+        return (op.name.split(".", 1)[0] not in known and self.op_id.get(op) is not None
+                and self.op_id[op] not in self.an.unknown)
+
+    def declared(self, op):
+        """Destination style on buffers: every tensor operand becomes its buffer (a fresh
+        copy when the analysis put a written operand out of place); every tensor result
+        must be declared ``equivalent`` to an operand (``sem_alias``) and is replaced by
+        that operand's buffer, so the op loses its tensor results, as linalg ops do."""
+        o = self.op_id[op]
+        if op.regions:
+            self.fail(op, f"bufferize: '{op.name}' has regions; only region-free ops can be "
+                          "bufferized from sem_* facts")
+        new, by_res = [], {}
+        for i, v in enumerate(op.operands):
+            if not self.is_t(v):
+                new.append(v)
+                continue
+            b = (self.operand_buffer(op, i, (o, i) in self.an.reads)
+                 if (o, i) in self.an.writes else self.B(v))
+            new.append(b)
+            for vid, kind in self.an.aliases.get((o, i), ()):
+                if kind == "equivalent":
+                    by_res.setdefault(vid, b)
+        bufs = []
+        for k, r in enumerate(op.results):
+            if not T.is_tensor(r.type):
+                continue
+            b = by_res.get(self.facts.value_id.get(r))
+            if b is None:
+                self.fail(op, f"bufferize: result #{k} of '{op.name}' is equivalent to no operand "
+                              "(declare sem_alias(\"" + op.name + "\", operand, result, "
+                              "\"equivalent\") to bufferize it in destination style)")
+            if b.type != memref_of(r.type, self.layout) and not cast_compatible(b.type, memref_of(r.type, self.layout)):
+                self.fail(op, f"bufferize: result #{k} of '{op.name}' has another shape than its operand")
+            bufs.append((r, b))
+        op.set_operands(new)
+        for r, b in bufs:
+            self.buf[r] = b
+        op.results = [r for r in op.results if not T.is_tensor(r.type)]
+        for k, r in enumerate(op.results):
+            r.index = k
 
     # .. bufferization dialect
     def op_bufferization_to_tensor(self, op):

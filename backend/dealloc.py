@@ -96,6 +96,10 @@ class Dealloc:
         self._wire_edges()
         self._returns()
         self._deallocs()
+        for c in self.consts.values():  # i1 constants whose every use Z3 folded away
+            if not c.uses:
+                c.op.parent.ops.remove(c.op)
+                c.op.parent = None
         return self.m
 
     def _check_input(self) -> None:
