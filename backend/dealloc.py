@@ -105,6 +105,9 @@ class Dealloc:
     def _check_input(self) -> None:
         from bufferlog.frontend import types as T
         for op in self.m.walk():
+            if op.successors and op.name not in ("cf.br", "cf.cond_br"):
+                raise UserError(f"dealloc: branch op '{op.name}' is not supported "
+                                "(supported: cf.br, cf.cond_br)", op.loc)
             for v in [*op.operands, *op.results]:
                 if T.is_tensor(v.type):
                     raise UserError("dealloc expects memref IR (no tensors); run "

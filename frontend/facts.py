@@ -96,7 +96,7 @@ class Facts:
             self._add("attr", o, k, str(a))
         for i, b in enumerate(op.successors):
             self._add("successor", o, i, self._block(b))
-            base = self._successor_base(op, i)
+            base = op.successor_operand_range(i)[0]
             for j in range(len(op.successor_operands(i))):
                 self._add("successor_operand", o, i, base + j, j)
         self._op_specific(op, o)
@@ -118,15 +118,6 @@ class Facts:
         if i is None:
             i = self.block_id[b] = len(self.block_id)
         return i
-
-    @staticmethod
-    def _successor_base(op: Op, i: int) -> int:
-        seg = op.attrs.get("operandSegmentSizes")
-        if seg is not None:
-            sizes = list(seg.values)
-            lead = len(sizes) - len(op.successors)
-            return sum(sizes[:lead]) + sum(sizes[lead:lead + i])
-        return 0
 
     def _value_rows(self, v: Value, i: int) -> None:
         if v.name is not None:

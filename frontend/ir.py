@@ -159,19 +159,31 @@ class Op:
         self._uses = [Use(self, i, v) for i, v in enumerate(values)]
 
     def successor_operands(self, i: int) -> list[Value]:
-        """Operands forwarded to successor ``i``. Ops with one successor forward all
-        operands after ``num_non_successor_operands``; ``cf.cond_br``-like ops use
-        ``operandSegmentSizes`` = [n_cond, n_succ0, n_succ1, ...]."""
+        """Operands forwarded to successor ``i`` (see :meth:`successor_operand_range`)."""
+        lo, hi = self.successor_operand_range(i)
+        return self.operands[lo:hi]
+
+    def successor_operand_range(self, i: int) -> tuple[int, int]:
+        """Operand indices [lo, hi) forwarded to successor ``i``. Ops with one successor
+        forward all operands; ``cf.cond_br``-like ops use ``operandSegmentSizes`` =
+        [n_cond, n_succ0, n_succ1, ...]; ``cf.switch`` uses [flag, n_default, n_cases]
+        split per case by ``case_operand_segments``."""
         seg = self.attrs.get("operandSegmentSizes")
-        ops = self.operands
+        cases = self.attrs.get("case_operand_segments")
+        if cases is not None and seg is not None and len(seg.values) == 3:
+            flag, n_default, _ = seg.values
+            if i == 0:
+                return flag, flag + n_default
+            start = flag + n_default + sum(cases.values[:i - 1])
+            return start, start + cases.values[i - 1]
         if seg is not None:
             sizes = list(seg.values)
             lead = len(sizes) - len(self.successors)
             start = sum(sizes[:lead]) + sum(sizes[lead:lead + i])
-            return ops[start:start + sizes[lead + i]]
+            return start, start + sizes[lead + i]
         if len(self.successors) == 1:
-            return ops
-        return []
+            return 0, len(self.operands)
+        return 0, 0
 
     # -- structure --------------------------------------------------------------------
     def add_region(self, region: Region) -> Region:

@@ -299,6 +299,57 @@ def print_cond_br(p: Any, op: Op) -> str:
             f"{p.successor(op.successors[1], op.successor_operands(1))}{extra}")
 
 
+@builds("cf_switch")
+def build_switch(ctx: Any, tree: Any) -> Op:
+    flag, ftype, default, *rest = tree.children
+    ad = rest.pop() if rest and (rest[-1] is None or rest[-1].data != "cf_case") else None
+    t = ctx.type(ftype)
+    if not isinstance(t, IntegerType):
+        ctx.error(ftype, f"cf.switch flag must be an integer, got '{t}'")
+    succ = [ctx.successor(default)]
+    values = []
+    for case in rest:
+        val, s = case.children
+        values.append(_wrap(ctx.int(val), t.width))
+        succ.append(ctx.successor(s))
+    attrs: dict[str, Any] = {
+        "case_operand_segments": DenseArrayAttr("i32", tuple(len(a) for _, a in succ[1:])),
+        "operandSegmentSizes": DenseArrayAttr(
+            "i32", (1, len(succ[0][1]), sum(len(a) for _, a in succ[1:])))}
+    if values:
+        attrs["case_values"] = DenseElementsAttr(
+            "[" + ", ".join(map(str, values)) + "]", VectorType((len(values),), t))
+    attrs.update(ctx.attr_dict(ad))
+    operands = [ctx.use(flag, t)] + [v for _, a in succ for v in a]
+    return Op("cf.switch", operands, (), attrs, successors=[b for b, _ in succ])
+
+
+def _wrap(v: int, width: int) -> int:
+    """An integer literal as the signed value of an iN (MLIR prints 2^32-3 for i32 -3)."""
+    if width <= 1:
+        return v & 1
+    v &= (1 << width) - 1
+    return v - (1 << width) if v >= 1 << (width - 1) else v
+
+
+@prints("cf.switch")
+def print_switch(p: Any, op: Op) -> str:
+    cases = op.attrs.get("case_values")
+    segs = op.attrs.get("case_operand_segments")
+    n = len(op.successors) - 1
+    values = ([] if cases is None else
+              [x.strip() for x in cases.text.strip("[] ").split(",") if x.strip()])
+    if segs is None or len(values) != n or (n and cases.is_splat()):
+        return p.generic_op(op)
+    lines = [f"default: {p.successor(op.successors[0], op.successor_operands(0))}"]
+    lines += [f"{v}: {p.successor(op.successors[k + 1], op.successor_operands(k + 1))}"
+              for k, v in enumerate(values)]
+    extra = p.attr_dict(op, elide=("case_operand_segments", "case_values", "operandSegmentSizes"))
+    pad = "  " * p.indent  # the op's own indentation (its first line is indented by the caller)
+    return (f"cf.switch {p.value(op.operands[0])} : {p.type(op.operands[0].type)}, [\n"
+            + ",\n".join(pad + "  " + x for x in lines) + "\n" + pad + "]" + extra)
+
+
 @builds("cf_assert")
 def build_assert(ctx: Any, tree: Any) -> Op:
     c, msg, ad = tree.children
