@@ -924,18 +924,19 @@ class Bufferizer:
     @staticmethod
     def successor_slots(op: Op) -> list[tuple[int, int]]:
         """(successor, block argument) each operand of a cf branch is forwarded to
-        (``(-1, -1)`` for the condition)."""
-        if op.name == "cf.br":
-            return [(0, k) for k in range(len(op.operands))]
-        n1 = list(op.attrs["operandSegmentSizes"].values)[1]
-        return [(-1, -1)] + [(0, k) for k in range(n1)] + [
-            (1, k) for k in range(len(op.operands) - 1 - n1)]
+        (``(-1, -1)`` for the leading operands that are not forwarded: a condition or a
+        switch flag)."""
+        counts = [len(op.successor_operands(s)) for s in range(len(op.successors))]
+        slots = [(-1, -1)] * (len(op.operands) - sum(counts))
+        for s, c in enumerate(counts):
+            slots += [(s, k) for k in range(c)]
+        return slots
 
     def branch(self, op):
         """Tensor successor operands become their buffers (a fresh copy when the analysis
         put the operand out of place), cast to the block argument's type -- or recorded
         until that type is decided (:meth:`block_args`)."""
-        if op.name not in ("cf.br", "cf.cond_br"):
+        if op.name not in ("cf.br", "cf.cond_br", "cf.switch"):
             self.fail(op, f"bufferize: '{op.name}' carrying tensors is not supported")
         new = list(op.operands)
         for i, (s, k) in enumerate(self.successor_slots(op)):
@@ -950,7 +951,7 @@ class Bufferizer:
                 new[i] = self.to_type(b, blk.args[k].type)
         op.set_operands(new)
 
-    op_cf_br = op_cf_cond_br = branch
+    op_cf_br = op_cf_cond_br = op_cf_switch = branch
 
     def block_args(self, blk) -> None:
         """Memref types of ``blk``'s tensor arguments: the identity layout when every

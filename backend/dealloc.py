@@ -37,6 +37,8 @@ from bufferlog.frontend.types import IntegerType
 
 from bufferlog.errors import UserError
 
+from .lower_switch import lower_switches
+
 I1 = IntegerType(1)
 RULES = Path(__file__).resolve().parent.parent / "rules"
 RULE_FILES = ["schema.dl", "memref_alias.dl", "liveness.dl", "ownership.dl"]
@@ -77,6 +79,7 @@ class Dealloc:
 
     # ------------------------------------------------------------------ driver
     def run(self) -> Module:
+        lower_switches(self.m)  # cf.switch -> cf.cond_br chain (backend/lower_switch.py)
         self._check_input()
         f = export(self.m)
         self.f = f
@@ -105,7 +108,7 @@ class Dealloc:
     def _check_input(self) -> None:
         from bufferlog.frontend import types as T
         for op in self.m.walk():
-            if op.successors and op.name not in ("cf.br", "cf.cond_br"):
+            if op.successors and op.name not in ("cf.br", "cf.cond_br"):  # e.g. an unknown op
                 raise UserError(f"dealloc: branch op '{op.name}' is not supported "
                                 "(supported: cf.br, cf.cond_br)", op.loc)
             for v in [*op.operands, *op.results]:
