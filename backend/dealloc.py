@@ -33,7 +33,7 @@ import z3
 from bufferlog.frontend.attrs import DenseArrayAttr, IntegerAttr
 from bufferlog.frontend.facts import export
 from bufferlog.frontend.ir import Block, Module, Op, Region, Value
-from bufferlog.frontend.types import IntegerType
+from bufferlog.frontend.types import IntegerType, MemRefType
 
 from bufferlog.errors import UserError
 
@@ -247,9 +247,8 @@ class Dealloc:
         for t, i, k, _v in sorted(rel["clone_fwd"]):
             top = f.ops[t]
             src = top.operands[k]
-            c = Op("bufferization.clone", [src], [src.type], {}, loc=top.loc)
-            top.parent.insert_before(top, c)
-            top.set_operand(k, c.result)
+            c = self._clone_before(top, src)
+            top.set_operand(k, c)
             self.stats.clones += 1
             if top.name == "cf.cond_br":
                 # the clone is made before the branch but handed over on edge i only:
@@ -257,7 +256,7 @@ class Dealloc:
                 cnd = top.operands[0]
                 other = self._z3_of(cnd) if i == 1 else z3.Not(self._z3_of(cnd))
                 if not self._valid(z3.Not(other)):
-                    self._emit_one(top, c.result, [] if self._valid(other) else [(cnd, i == 0)])
+                    self._emit_one(top, c, [] if self._valid(other) else [(cnd, i == 0)])
         # destination value id -> (t, i, k) per edge
         dst_of: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
         for t, i, k, _v, d in rel["fwd"]:
@@ -337,6 +336,12 @@ class Dealloc:
         vals = [self._edge_value(t_id, 0, k, top) for k in ks]
         top.set_operands(list(top.operands) + vals)
 
+    @staticmethod
+    def _clone_before(anchor: Op, src: Value) -> Value:
+        for c in clone_ops(src, anchor.loc):
+            anchor.parent.insert_before(anchor, c)
+        return c.result
+
     # ------------------------------------------------------------------ 3. returns
     def _returns(self) -> None:
         f = self.f
@@ -349,17 +354,15 @@ class Dealloc:
                 ind = self.ind[v]
                 then_b, else_b = Block(), Block()
                 then_b.append(Op("scf.yield", [src]))
-                c = Op("bufferization.clone", [src], [src.type])
-                else_b.append(c)
+                for c in clone_ops(src, top.loc):
+                    else_b.append(c)
                 else_b.append(Op("scf.yield", [c.result]))
                 sel = Op("scf.if", [ind], [src.type], {}, [Region([then_b]), Region([else_b])])
                 top.parent.insert_before(top, sel)
                 top.set_operand(k, sel.result)
                 self._suppress.add((t, v))  # owned -> returned as is; else cloned, not freed
             else:
-                c = Op("bufferization.clone", [src], [src.type], {}, loc=top.loc)
-                top.parent.insert_before(top, c)
-                top.set_operand(k, c.result)
+                top.set_operand(k, self._clone_before(top, src))
             self.stats.clones += 1
 
     # ------------------------------------------------------------------ 4. deallocs
@@ -486,6 +489,37 @@ class Dealloc:
         op = Op("bufferization.dealloc", [*memrefs, *conds], [],
                 {"operandSegmentSizes": DenseArrayAttr("i32", (len(memrefs), len(conds), 0))})
         top.parent.insert_before(top, op)
+
+
+VIEW_OPS = ("memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape",
+            "memref.reinterpret_cast")
+
+
+def clone_ops(src: Value, loc) -> list[Op]:
+    """Ops cloning ``src`` into a fresh buffer of the same type (the last op's result).
+    ``bufferization.clone`` lowers by allocating an identity buffer and casting it, which
+    cannot give a static non-identity layout (e.g. ``strided<[1], offset: 2>``); such a
+    view is cloned through its base: clone the base, replay the view ops on the clone.
+    Freeing the cloned view later frees that whole clone (its allocated pointer)."""
+    from bufferlog.backend.bufferize import cast_compatible
+
+    def castable(t) -> bool:
+        return not isinstance(t, MemRefType) or t.layout is None or cast_compatible(
+            MemRefType(t.shape, t.elem), t)
+
+    chain, base = [], src
+    while not castable(base.type):
+        op = getattr(base, "op", None)
+        if op is None or op.name not in VIEW_OPS:
+            chain, base = [], src  # no base to clone through: plain clone, as MLIR would
+            break
+        chain.append(op)
+        base = op.operands[0]
+    ops = [Op("bufferization.clone", [base], [base.type], {}, loc=loc)]
+    for view in reversed(chain):
+        ops.append(Op(view.name, [ops[-1].result, *view.operands[1:]],
+                      [r.type for r in view.results], dict(view.attrs), loc=loc))
+    return ops
 
 
 def deallocate(module: Module, emit: str = "memref-dealloc", engine: str = "auto") -> Stats:
