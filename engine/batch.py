@@ -910,10 +910,14 @@ def run_batch(files: list[str], options: BatchOptions, executor: Any = None,
                 finish(i, hit)
             else:
                 todo.append(Task(i, f, data))
-        for task, row in executor.run(todo, options):
-            if cache is not None and task.index in keys:
-                cache.put(keys[task.index], row)
-            finish(task.index, row)
+        rows = executor.run(todo, options)
+        try:
+            for task, row in rows:
+                if cache is not None and task.index in keys:
+                    cache.put(keys[task.index], row)
+                finish(task.index, row)
+        finally:
+            getattr(rows, "close", lambda: None)()  # stop the workers now, not at GC
     except KeyboardInterrupt:
         res.interrupted = True
     finally:

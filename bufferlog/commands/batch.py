@@ -78,7 +78,12 @@ def run(args) -> int:
         _print_table(res.rows)
     if res.interrupted:
         print("error: interrupted; the report holds the files done so far", file=sys.stderr)
-        return 130
+        # the workers are stopped and the report is written: leave without the
+        # interpreter's exit-time joins of multiprocessing helpers, which a second Ctrl-C
+        # or a stuck helper could otherwise turn into a hang
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     return 0 if all(r["status"] in ("ok", "empty") for r in res.rows) else 1
 
 
