@@ -321,7 +321,10 @@ def test_ctrl_c_writes_partial_report(corpus, tmp_path):
     out = tmp_path / "partial.json"
     p = subprocess.Popen([sys.executable, "-m", "bufferlog.cli", "batch", str(d), "-j", "1",
                           "--no-cache", "--debug-sleep", "zz_slow*", "60", "--report", str(out)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         # a shell's background job (e.g. `make test &` in a CI script)
+                         # inherits SIGINT ignored, and so would the batch: restore it
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     err = ""
     # wait until the fast files are done (plain progress lines on stderr), then interrupt
@@ -332,7 +335,12 @@ def test_ctrl_c_writes_partial_report(corpus, tmp_path):
             break
     time.sleep(0.5)
     p.send_signal(signal.SIGINT)
-    _, rest = p.communicate(timeout=30)
+    try:
+        _, rest = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, rest = p.communicate()
+        pytest.fail(f"the interrupted batch did not exit; its stderr:\n{err}{rest}")
     assert p.returncode == 130, err + rest
     rep = _report(out)
     assert rep["summary"]["interrupted"] is True
