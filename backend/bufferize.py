@@ -668,7 +668,7 @@ class Bufferizer:
                 self.fail(op, f"bufferize: result #{k} of '{op.name}' is equivalent to no operand "
                               "(declare sem_alias(\"" + op.name + "\", operand, result, "
                               "\"equivalent\") to bufferize it in destination style)")
-            if b.type != memref_of(r.type, self.layout) and not cast_compatible(b.type, memref_of(r.type, self.layout)):
+            if not cast_compatible(b.type, memref_of(r.type, self.layout)):
                 self.fail(op, f"bufferize: result #{k} of '{op.name}' has another shape than its operand")
             bufs.append((r, b))
         op.set_operands(new)

@@ -299,7 +299,7 @@ class Dealloc:
                 aid = f.value_id.get(a)
                 if aid is None or aid not in self.ind:
                     continue
-                k = self._operand_for_arg(top, i, a.index)
+                k = top.successor_operand_range(i)[0] + a.index
                 vals.append(self._edge_value(t_id, i, k, top))
             extra.append(vals)
         if not any(extra):
@@ -313,15 +313,6 @@ class Dealloc:
         if "operandSegmentSizes" in top.attrs:
             top.attrs["operandSegmentSizes"] = DenseArrayAttr(
                 "i32", tuple([len(lead)] + [len(s) + len(e) for s, e in zip(segs, extra, strict=True)]))
-
-    @staticmethod
-    def _operand_for_arg(top: Op, i: int, j: int) -> int:
-        seg = top.attrs.get("operandSegmentSizes")
-        if seg is not None:
-            sizes = list(seg.values)
-            lead = len(sizes) - len(top.successors)
-            return sum(sizes[:lead]) + sum(sizes[lead:lead + i]) + j
-        return j
 
     def _wire_yield(self, t_id: int, top: Op) -> None:
         parent = top.parent.parent_op

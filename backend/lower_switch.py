@@ -19,6 +19,7 @@ values forwarded stay defined in the switch's block, which dominates the new blo
 from __future__ import annotations
 
 from bufferlog.frontend.attrs import DenseArrayAttr, IntegerAttr
+from bufferlog.frontend.dialects.arith_math_cf import switch_case_values
 from bufferlog.frontend.ir import Block, Module, Op
 from bufferlog.frontend.types import IntegerType
 
@@ -34,17 +35,10 @@ def lower_switches(module: Module) -> int:
     return len(switches)
 
 
-def _case_values(sw: Op) -> list[int]:
-    cv = sw.attrs.get("case_values")
-    if cv is None:
-        return []
-    return [int(x) for x in cv.text.strip("[] ").split(",") if x.strip()]
-
-
 def _lower(sw: Op) -> None:
     flag = sw.operands[0]
     targets = [(b, list(sw.successor_operands(i))) for i, b in enumerate(sw.successors)]
-    default, cases = targets[0], list(zip(_case_values(sw), targets[1:], strict=True))
+    default, cases = targets[0], list(zip(switch_case_values(sw), targets[1:], strict=True))
     blk, loc = sw.parent, sw.loc
     region = blk.parent
     blk.ops.remove(sw)

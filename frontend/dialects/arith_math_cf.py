@@ -332,14 +332,20 @@ def _wrap(v: int, width: int) -> int:
     return v - (1 << width) if v >= 1 << (width - 1) else v
 
 
+def switch_case_values(op: Op) -> list[int]:
+    """The case values of a ``cf.switch``, in successor order (successor k + 1)."""
+    cv = op.attrs.get("case_values")
+    if cv is None:
+        return []
+    return [int(x) for x in cv.text.strip("[] ").split(",") if x.strip()]
+
+
 @prints("cf.switch")
 def print_switch(p: Any, op: Op) -> str:
     cases = op.attrs.get("case_values")
-    segs = op.attrs.get("case_operand_segments")
-    n = len(op.successors) - 1
-    values = ([] if cases is None else
-              [x.strip() for x in cases.text.strip("[] ").split(",") if x.strip()])
-    if segs is None or len(values) != n or (n and cases.is_splat()):
+    values = switch_case_values(op)
+    if ("case_operand_segments" not in op.attrs or len(values) != len(op.successors) - 1
+            or (values and cases.is_splat())):
         return p.generic_op(op)
     lines = [f"default: {p.successor(op.successors[0], op.successor_operands(0))}"]
     lines += [f"{v}: {p.successor(op.successors[k + 1], op.successor_operands(k + 1))}"
