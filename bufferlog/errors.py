@@ -12,3 +12,8 @@ class UserError(Exception):
 
     def __str__(self) -> str:
         return f"{self.loc}: error: {self.message}" if self.loc else f"error: {self.message}"
+
+
+class CertificateError(Exception):
+    """The rules' re-check of a finished assignment failed: a bufferlog bug, never the
+    input's fault (the CLI reports it as an internal error, exit 2, and prints no IR)."""

@@ -10,10 +10,13 @@ relate).
 
 Access paths. A use reads or writes all of its operand's buffer, except: the destination
 of ``tensor.insert_slice`` (writes the slice), the source of ``tensor.extract_slice`` (read
-through the result: the slice), ``tensor.extract``/``tensor.insert`` (one element). Walking up
-from the value through in-place ``extract_slice`` ops (composing offsets/sizes/strides)
-and in-place same-type equivalent aliases (DPS inits, ``tensor.insert``/``insert_slice``
-destinations, ``tensor.cast``) gives a root value and a subset of the root's buffer.
+through the result: the slice), ``tensor.extract``/``tensor.insert`` (one element). A read
+by a use that also writes (``tensor.insert``'s destination) counts as all of the buffer:
+out of place, its copy reads everything. Walking up from the value through
+``extract_slice`` ops (composing offsets/sizes/strides) and same-type equivalent aliases
+(DPS inits, ``tensor.insert``/``insert_slice`` destinations, ``tensor.cast``) gives a root
+value and a subset of the root's buffer; the views on the way are taken in place (a
+triple is only a conflict once its read and write share an alias set, i.e. through them).
 
 * :meth:`SliceProver.disjoint` — both uses reach the same root and, for some dimension,
   the two index intervals ``[off, off + (size - 1) * stride]`` cannot overlap for any
@@ -41,6 +44,7 @@ class SliceProver:
     """Slice terms and proofs over one :class:`engine.oneshot.Analysis`."""
 
     def __init__(self, an, timeout_ms: int = 200):
+        """``an``: an engine/view.py ProgramView."""
         import z3
 
         self.z3 = z3
@@ -57,7 +61,6 @@ class SliceProver:
         self.rank = {v: r for v, r in an.rows["value_rank"]}
         self._terms: dict[int, object] = {}
         self._proofs: dict[tuple, bool] = {}
-        self.candidate: tuple[int, int] | None = None  # the use being decided (as in place)
         self.stats = {"queries": 0, "disjoint": 0, "equal": 0}
 
     # ------------------------------------------------------------------ terms
@@ -111,21 +114,19 @@ class SliceProver:
         return [(self.term(x), one, one) for x in idx]
 
     # ------------------------------------------------------------------ access paths
-    def _inplace(self, u: tuple[int, int]) -> bool:
-        return bool(self.an.inplace.get(u)) or u == self.candidate
-
-    def access(self, u: tuple[int, int]) -> tuple[int, list[tuple] | None]:
-        """(root value, subset of the root's buffer or None = all of it) touched by use u."""
+    def access(self, u: tuple[int, int], write: bool) -> tuple[int, list[tuple] | None]:
+        """(root value, subset of the root's buffer or None = all of it) that use u writes
+        (``write``) or reads."""
         an = self.an
         o, i = u
         v = an.tuse[u]
         sub = None
         if o in an.subset_insert and o not in an.whole_insert \
-                and i == an.subset_insert[o][1] and an.is_write(u):
+                and i == an.subset_insert[o][1] and u in an.writes:
             sub = self.params(o)  # insert_slice writes the slice of its destination
         elif o in an.subset_extract and i == an.subset_extract[o]:
             sub = self.params(o)  # extract_slice exposes (reads via its result) the slice
-        elif an.name[o] in ELEMENT and i == ELEMENT[an.name[o]]:
+        elif an.name[o] in ELEMENT and i == ELEMENT[an.name[o]] and (write or u not in an.writes):
             sub = self.element(o, i)  # tensor.extract / tensor.insert: one element
         if sub is not None and len(sub) != self.rank.get(v, -1):
             return v, None
@@ -138,7 +139,7 @@ class SliceProver:
                 src_u = (o, an.subset_extract[o])
                 src = an.tuse.get(src_u)
                 p = self.params(o)
-                if src is None or p is None or not self._inplace(src_u) \
+                if src is None or p is None \
                         or self.rank.get(src) != len(p) or self.rank.get(v) != len(p):
                     break
                 sub = p if sub is None else [
@@ -150,7 +151,7 @@ class SliceProver:
                 break
             w, k = al[0]
             x = an.tuse[w]
-            if not self._inplace(w) or an.kind(w, v, k) != "equivalent":
+            if k != "equivalent":
                 break
             same = self.vtype.get(x) == self.vtype.get(v) or (
                 an.name[o] == "tensor.cast" and self.rank.get(x) == self.rank.get(v) is not None)
@@ -185,10 +186,10 @@ class SliceProver:
 
     def disjoint(self, r: tuple[int, int], w: tuple[int, int]) -> bool:
         """Read use r and write use w touch provably disjoint parts of one buffer."""
-        root_r, sub_r = self.access(r)
+        root_r, sub_r = self.access(r, write=False)
         if sub_r is None:
             return False
-        root_w, sub_w = self.access(w)
+        root_w, sub_w = self.access(w, write=True)
         if sub_w is None or root_r != root_w:
             return False
         ok = self._disjoint_subsets(sub_r, sub_w)

@@ -16,6 +16,7 @@ from bufferlog.errors import UserError
 from . import types as T
 from .attrs import DenseArrayAttr, DictAttr, IntegerAttr
 from .dialects import DYNAMIC
+from .dialects.linalg import is_structured, linalg_ins_outs
 from .ir import Block, Module, Op, Region, Value
 from .schema import Relation, load_schema
 
@@ -27,6 +28,15 @@ SLICE_LEADING = {
     "tensor.insert_slice": 2,
     "tensor.parallel_insert_slice": 2,
     "memref.subview": 1,
+}
+
+
+#: structured ops with an explicit payload region: how many leading block arguments stand
+#: for operands (by position), given the numbers of inputs and inits
+PAYLOAD_ARGS = {
+    "linalg.generic": lambda n_ins, n_outs: n_ins + n_outs,
+    "linalg.reduce": lambda n_ins, n_outs: n_ins + n_outs,
+    "linalg.map": lambda n_ins, n_outs: n_ins,
 }
 
 
@@ -153,7 +163,7 @@ class Facts:
             callee = op.attrs.get("callee")
             if callee is not None:
                 self._add("call", o, callee.root)
-        elif name.startswith("linalg.") and "operandSegmentSizes" in op.attrs:
+        elif name.startswith("linalg.") and is_structured(op):
             self._linalg(op, o)
         elif name == "arith.constant":
             a = op.attrs.get("value")
@@ -189,24 +199,26 @@ class Facts:
                     self._add("arg_attr", o, i, k, str(v))
 
     def _linalg(self, op: Op, o: int) -> None:
-        n_ins, n_outs = list(op.attrs["operandSegmentSizes"].values)[:2]
-        tensor_results = [r for r in op.results]
+        ins, outs = linalg_ins_outs(op)
+        n_ins, n_outs = len(ins), len(outs)
         for i in range(n_ins):
             self._add("dps_input", o, i)
         for k in range(n_outs):
-            i = n_ins + k
-            if k < len(tensor_results):
-                self._add("dps_init", o, i, k)
-        if op.name == "linalg.generic" and op.regions and op.regions[0].blocks:
+            if k < len(op.results):
+                self._add("dps_init", o, n_ins + k, k)
+        # payload block arguments: one per operand (generic, reduce), or one per input
+        # only (linalg.map: its init is never read); named ops have an implicit payload
+        # whose reads ops.dl states per op
+        if op.regions and op.regions[0].blocks and op.name in PAYLOAD_ARGS:
             args = op.regions[0].entry.args
-            for i, a in enumerate(args[: n_ins + n_outs]):
+            for i, a in enumerate(args[: PAYLOAD_ARGS[op.name](n_ins, n_outs)]):
                 if a.uses:
                     self._add("payload_reads", o, i)
-            if self._all_parallel(op):
-                maps = op.attrs.get("indexing_maps")
-                for i, m in enumerate(getattr(maps, "elems", ()) or ()):
-                    if _is_identity_map(getattr(m, "text", "")):
-                        self._add("elementwise_operand", o, i)
+        if op.name == "linalg.generic" and self._all_parallel(op):
+            maps = op.attrs.get("indexing_maps")
+            for i, m in enumerate(getattr(maps, "elems", ()) or ()):
+                if _is_identity_map(getattr(m, "text", "")):
+                    self._add("elementwise_operand", o, i)
 
     @staticmethod
     def _all_parallel(op: Op) -> bool:

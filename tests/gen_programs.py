@@ -103,6 +103,7 @@ class Block:
         self.scalars = list(scalars)
         self.conds = list(conds)
         self.depth = depth
+        self.empties: list[tuple[str, tuple[int, ...]]] = []  # tensor.empty values in scope
 
     def emit(self, line: str) -> None:
         self.lines.append(self.indent + line)
@@ -113,10 +114,11 @@ class Block:
 
 class Generator:
     def __init__(self, seed: int, size: int, avoid_known_miscompiles: bool = True,
-                 forall: bool = False, cf: bool = False):
+                 forall: bool = False, cf: bool = False, dps: bool = False):
         self.rng = random.Random(seed)
         self.forall = forall
         self.cf = cf
+        self.dps = dps
         self.size = max(1, size)
         self.avoid = avoid_known_miscompiles
         self.n = 0
@@ -153,10 +155,15 @@ class Generator:
         return v
 
     def new_fill(self, b: Block, shape) -> Val:
-        e = self.fresh("e")
-        s, sb = self.scalar(b)
         t = ttype(shape)
-        b.emit(f"{e} = tensor.empty() : {t}")
+        if self.dps:
+            s, sb = self.scalar(b)
+            e = self.empty(b, shape)
+        else:
+            e = self.fresh("e")
+            s, sb = self.scalar(b)
+            b.emit(f"{e} = tensor.empty() : {t}")
+            b.empties.append((e, shape))
         v = self.fresh()
         b.emit(f"{v} = linalg.fill ins({s} : f32) outs({e} : {t}) -> {t}")
         return self.add(b, Val(v, shape, sb))
@@ -186,9 +193,24 @@ class Generator:
             d = self.rng.choice(ins) if (r < 0.25 and ins) else self.rng.choice(cands)
             d.overwritten = True
             return d.name, d
+        return self.empty(b, shape), None
+
+    def empty(self, b: Block, shape) -> str:
+        """A tensor.empty of ``shape``: with ``dps``, often one already in scope (as CSE
+        leaves them in real models: one empty is the destination of several ops)."""
+        old = [e for e, sh in b.empties if sh == shape]
+        if self.dps and old and self.rng.random() < 0.5:
+            return self.rng.choice(old)
         e = self.fresh("e")
         b.emit(f"{e} = tensor.empty() : {ttype(shape)}")
-        return e, None
+        b.empties.append((e, shape))
+        return e
+
+    def sub_block(self, b: Block) -> Block:
+        """A nested region's block: sees the values (and empties) of ``b``."""
+        body = Block(b.indent + "  ", b.env, b.scalars, b.conds, b.depth + 1)
+        body.empties = list(b.empties)
+        return body
 
     def result(self, b: Block, shape, bound: float, d: Val | None, const=False,
                origin=None) -> Val:
@@ -401,7 +423,7 @@ class Generator:
         args = [Val(self.fresh("a"), v.shape, max(v.bound, CLAMP)) for v in inits]
         for a in args:
             a.root = a.name
-        body = Block(b.indent + "  ", b.env, b.scalars, b.conds, b.depth + 1)
+        body = self.sub_block(b)
         for a in args:
             body.env.append(a)
         self.stmts(body, self.rng.randint(1, max(2, self.size // 3)))
@@ -525,7 +547,7 @@ class Generator:
         a = Val(self.fresh("a"), init.shape, max(init.bound, CLAMP))
         a.root = a.name
         k1, k2 = self.fresh("n"), self.fresh("n")
-        body = Block(b.indent + "  ", b.env, b.scalars, b.conds, b.depth + 1)
+        body = self.sub_block(b)
         body.env.append(a)
         self.stmts(body, self.rng.randint(1, max(2, self.size // 3)))
         (y,) = self.pick_yields(body, [a])
@@ -547,7 +569,7 @@ class Generator:
         shapes = [self.rng.choice(SHAPES) for _ in range(k)]
         branches = []
         for _ in range(2):
-            br = Block(b.indent + "  ", b.env, b.scalars, b.conds, b.depth + 1)
+            br = self.sub_block(b)
             self.stmts(br, self.rng.randint(0, max(1, self.size // 4)))
             ys = []
             for s in shapes:
@@ -578,6 +600,61 @@ class Generator:
             nm = f"{res}#{i}" if k > 1 else res
             self.add(b, Val(nm, s, max(y0.bound, y1.bound), const=y0.const or y1.const))
 
+    # ---------------------------------------------------------------- dps=True statements
+    def dps_dest(self, b: Block, shape, ins: list[Val]) -> tuple[str, Val | None]:
+        """outs of an op that never reads it: a live value, a constant (a write into a
+        read-only buffer unless the op goes out of place) or an empty in scope."""
+        consts = [v for v in b.of_shape(shape) if v.const]
+        if consts and self.rng.random() < 0.2:
+            d = self.rng.choice(consts)
+            d.overwritten = True
+            return d.name, d
+        return self.dest(b, shape, ins)
+
+    def st_map(self, b: Block):
+        shape = self.rng.choice(SHAPES)
+        t = ttype(shape)
+        kind = self.rng.choice(["addf", "mulf", "negf", "subf"])
+        x = self.bounded(b, self.pick(b, shape), CLAMP)
+        ins = [x]
+        if kind != "negf":
+            ins.append(x if self.rng.random() < 0.3 else self.bounded(b, self.pick(b, shape), CLAMP))
+        outs, d = self.dps_dest(b, shape, ins)
+        bound = (ins[0].bound * ins[1].bound if kind == "mulf" else
+                 sum(v.bound for v in ins))
+        v = self.result(b, shape, bound, d)
+        names = ", ".join(i.name for i in ins)
+        types = ", ".join(t for _ in ins)
+        b.emit(f"{v.name} = linalg.map {{ arith.{kind} }} ins({names} : {types}) outs({outs} : {t})")
+
+    def st_transpose(self, b: Block):
+        shape = self.rng.choice([(4, 4), (2, 2)])
+        t = ttype(shape)
+        x = self.pick(b, shape)
+        outs, d = self.dps_dest(b, shape, [x])
+        v = self.result(b, shape, x.bound, d)
+        b.emit(f"{v.name} = linalg.transpose ins({x.name} : {t}) outs({outs} : {t}) "
+               f"permutation = [1, 0]")
+
+    def st_broadcast(self, b: Block):
+        src, dst, dim = self.rng.choice([((4,), (4, 4), 0), ((4,), (4, 4), 1),
+                                         ((4,), (2, 4), 0), ((2,), (2, 4), 1), ((2,), (2, 2), 0)])
+        x = self.pick(b, src)
+        outs, d = self.dps_dest(b, dst, [])
+        v = self.result(b, dst, x.bound, d)
+        b.emit(f"{v.name} = linalg.broadcast ins({x.name} : {ttype(src)}) "
+               f"outs({outs} : {ttype(dst)}) dimensions = [{dim}]")
+
+    def st_reduce(self, b: Block):
+        src, dst, dim = self.rng.choice([((4, 4), (4,), 1), ((4, 4), (4,), 0),
+                                         ((2, 4), (2,), 1), ((2, 4), (4,), 0)])
+        x = self.bounded(b, self.pick(b, src), CLAMP)
+        init = self.bounded(b, self.pick(b, dst), CLAMP)
+        init.overwritten = True
+        v = self.result(b, dst, init.bound + src[dim] * x.bound, init)
+        b.emit(f"{v.name} = linalg.reduce {{ arith.addf }} ins({x.name} : {ttype(src)}) "
+               f"outs({init.name} : {ttype(dst)}) dimensions = [{dim}]")
+
     def st_call(self, b: Block):
         if not self.funcs:
             return self.st_binary(b)
@@ -606,6 +683,9 @@ class Generator:
         kinds = [(self.st_fill, 2), (self.st_binary, 4), (self.st_copy, 1),
                  (self.st_generic, 2), (self.st_matmul, 1), (self.st_extract_insert, 2),
                  (self.st_slice, 3), (self.st_call, 2 if self.funcs else 0)]
+        if self.dps:
+            kinds += [(self.st_map, 3), (self.st_transpose, 2), (self.st_broadcast, 1),
+                      (self.st_reduce, 1)]
         if b.depth < MAX_DEPTH:
             kinds += [(self.st_for, 2), (self.st_if, 2), (self.st_while, 1)]
             if self.forall:
@@ -778,13 +858,15 @@ def _sl(offs, shape) -> str:
 
 
 def generate(seed: int, size: int = 10, avoid_known_miscompiles: bool = True,
-             forall: bool = False, cf: bool = False) -> str:
+             forall: bool = False, cf: bool = False, dps: bool = False) -> str:
     """A valid tensor program (MLIR text), deterministic in (seed, size, flags).
     ``forall`` / ``cf``: also scf.forall loops / unstructured helper bodies (module doc).
+    ``dps``: also linalg.map / transpose / broadcast / reduce, destinations that are
+    constants, and one tensor.empty shared by several ops (module doc).
 
     ``size`` is roughly the number of top-level statements of ``@main`` (helpers and
     region bodies are proportionally smaller)."""
-    return Generator(seed, size, avoid_known_miscompiles, forall, cf).generate()
+    return Generator(seed, size, avoid_known_miscompiles, forall, cf, dps).generate()
 
 
 # ---------------------------------------------------------------------- known miscompiles
@@ -896,6 +978,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--size", type=int, default=10)
     ap.add_argument("--forall", action="store_true", help="also generate scf.forall loops")
     ap.add_argument("--cf", action="store_true", help="also generate cf branches in helpers")
+    ap.add_argument("--dps", action="store_true",
+                    help="also linalg.map/transpose/broadcast/reduce, constant and shared-empty "
+                         "destinations")
     ap.add_argument("--allow-known-miscompiles", action="store_true",
                     help="do not avoid the three known mlir-opt miscompile shapes")
     ap.add_argument("--known", metavar="NAME",
@@ -904,7 +989,7 @@ def main(argv: list[str] | None = None) -> None:
     if a.known:
         print(known_miscompile_programs()[a.known], end="")
         return
-    print(generate(a.seed, a.size, not a.allow_known_miscompiles, a.forall, a.cf), end="")
+    print(generate(a.seed, a.size, not a.allow_known_miscompiles, a.forall, a.cf, a.dps), end="")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,360 @@
+"""The decision procedure (DESIGN §2 step 2): mlir-opt's greedy order over rule-derived
+conflicts, with alias and equivalence union-finds.
+
+What a conflict is comes from the rules alone (rules/analysis/conflicts.dl): a RaW
+triple (read r of value x, write w of value y, definition d) is a conflict once x and y
+share an alias set and w is in place; a write is refused where its alias set holds a
+read-only value (`not_writable`); a write racing in a parallel region (`parallel_write`)
+is refused where its alias set is read. This module only
+
+* orders the decisions as mlir-opt does: functions callee first, in each function the
+  ops bottom-up (reverse of a post-order walk), each op's tensor operands in order;
+* keeps the alias sets (union-find; each set indexes the triples, reads, writes and
+  read-only members of its values, merged small into large) and the equivalence classes;
+* puts an operand in place unless doing so would activate a triple or a read-only or
+  parallel conflict, and unions its alias set with its aliasing results'.
+
+Decisions so far are conflict-free, so deciding an operand only looks at what it
+changes: the triples of every alias set it merges but the largest, and its own write's
+triples. A complete assignment (``--strategy optimal``) is replayed the same way with
+``replay``; ``violations`` lists what it breaks, each with the in-place operands whose
+decisions make it (the alias path between the read and the write).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+
+Use = tuple[int, int]
+
+
+class UnionFind:
+    def __init__(self):
+        self.parent: dict[int, int] = {}
+        self.size: dict[int, int] = {}
+
+    def find(self, x: int) -> int:
+        p = self.parent.get(x)
+        if p is None:
+            self.parent[x] = x
+            self.size[x] = 1
+            return x
+        root = x
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[x] != root:
+            self.parent[x], x = root, self.parent[x]
+        return root
+
+    def union(self, a: int, b: int) -> tuple[int, int] | None:
+        """Merge the sets of a and b; return (new root, absorbed root) or None."""
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return None
+        if self.size[ra] < self.size[rb]:
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        self.size[ra] += self.size.pop(rb)
+        return ra, rb
+
+
+@dataclass(frozen=True)
+class Triple:
+    """A rule-derived RaW triple (rules `raw`): read use, write use, definition, and the
+    values read (x) and written (y)."""
+
+    read: Use
+    write: Use
+    definition: int
+    x: int
+    y: int
+
+
+@dataclass
+class Conflict:
+    """Why a use is out of place: a RaW triple, a write into a read-only buffer, a race in
+    a parallel region, or a user's ``must_copy``."""
+
+    kind: str  # "raw" | "not-writable" | "parallel" | "forced"
+    use: Use
+    read: Use | None = None
+    write: Use | None = None
+    definition: int | None = None  # value
+
+
+@dataclass
+class Decisions:
+    inplace: dict[Use, bool] = field(default_factory=dict)
+    conflicts: dict[Use, Conflict] = field(default_factory=dict)
+    order: list[Use] = field(default_factory=list)
+    access: dict[tuple[int, int], str] = field(default_factory=dict)  # (func op, arg) -> kind
+    equivalent_args: dict[int, list[int]] = field(default_factory=dict)  # return op -> idx
+
+
+class Greedy:
+    """Decision state over one module: alias sets, equivalence classes, decisions."""
+
+    def __init__(self, view):
+        self.view = view
+        self.alias = UnionFind()
+        self.equiv = UnionFind()
+        self.inplace: dict[Use, bool] = {}
+        self.dec = Decisions()
+        # per alias-set root: triples of its members, number of read uses, in-place
+        # writes, read-only members, in-place parallel writes
+        self.trips: dict[int, list[Triple]] = defaultdict(list)
+        self.nreads: dict[int, int] = defaultdict(int)
+        self.nwrites: dict[int, int] = defaultdict(int)
+        self.readonly: dict[int, list[int]] = defaultdict(list)
+        self.pwrites: dict[int, list[Use]] = defaultdict(list)
+        self.by_write: dict[Use, list[Triple]] = defaultdict(list)
+        self.parallel: set[Use] = set()
+        self.edges: list[tuple[int, int, object]] = []  # guard unions: (a, b, label)
+
+    def clone(self) -> Greedy:
+        """An independent copy of the decision state (the view is shared: read-only)."""
+        h = Greedy.__new__(Greedy)
+        h.view = self.view
+        for uf in ("alias", "equiv"):
+            src, dst = getattr(self, uf), UnionFind()
+            dst.parent, dst.size = dict(src.parent), dict(src.size)
+            setattr(h, uf, dst)
+        h.inplace = dict(self.inplace)
+        h.dec = Decisions(dict(self.dec.inplace), dict(self.dec.conflicts), list(self.dec.order))
+        for name in ("trips", "readonly", "pwrites"):
+            setattr(h, name, defaultdict(list, {k: list(v) for k, v in getattr(self, name).items()}))
+        h.nreads, h.nwrites = defaultdict(int, self.nreads), defaultdict(int, self.nwrites)
+        h.by_write, h.parallel, h.edges = self.by_write, self.parallel, list(self.edges)
+        return h
+
+    # ------------------------------------------------------------------ loading
+    def load(self, funcs: list[int]) -> None:
+        """Index what the view's rules run derived for ``funcs`` (their values are still
+        in singleton sets): triples, reads, read-only values, parallel writes, guards."""
+        view, rel = self.view, self.view.rel
+        fs = set(funcs)
+        for v in view.tensor:
+            if view.value_func(v) in fs:
+                self.nreads[self.alias.find(v)] += sum(
+                    1 for u in view.uses.get(v, ()) if u in view.reads or u in view.read_via_alias)
+                if v in view.not_writable:
+                    self.readonly[self.alias.find(v)].append(v)
+        for ro, ri, wo, wi, d, x, y in sorted(rel["raw"]):
+            t = Triple((ro, ri), (wo, wi), d, x, y)
+            self.by_write[t.write].append(t)
+            self.trips[self.alias.find(x)].append(t)
+            if self.alias.find(y) != self.alias.find(x):
+                self.trips[self.alias.find(y)].append(t)
+        for wo, wi, _d in rel["parallel_write"]:
+            self.parallel.add((wo, wi))
+        for f in funcs:
+            for u in sorted(u for u in view.must if view.enclosing_func(u[0]) == f):
+                self.bufferize_inplace(u)
+        # bufferlog's guards (docs/analysis.md): iteration arguments that may receive one
+        # buffer, results of a call whose callee returns one buffer twice
+        for a, b in sorted(rel["carried_alias"]):
+            if view.value_func(a) in fs:
+                self.edges.append((a, b, None))
+                self.union(a, b)
+        for o, a, b in sorted(rel["call_shared"]):
+            if view.enclosing_func(o) in fs:
+                self.edges.append((a, b, ("call", o)))
+                self.union(a, b)
+
+    # ------------------------------------------------------------------ alias sets
+    def union(self, a: int, b: int) -> None:
+        m = self.alias.union(a, b)
+        if m is None:
+            return
+        ra, rb = m
+        small, big = self.trips.pop(rb, []), self.trips[ra]
+        if len(small) > len(big):
+            small, big = big, small
+        big.extend(small)
+        self.trips[ra] = big
+        for counts in (self.nreads, self.nwrites):
+            counts[ra] += counts.pop(rb, 0)
+        for lists in (self.readonly, self.pwrites):
+            moved = lists.pop(rb, None)
+            if moved:
+                lists[ra].extend(moved)
+
+    def bufferize_inplace(self, u: Use) -> None:
+        view = self.view
+        self.inplace[u] = True
+        v = view.tuse[u]
+        if u in view.writes:
+            r = self.alias.find(v)
+            self.nwrites[r] += 1
+            if u in self.parallel:
+                self.pwrites[r].append(u)
+        for a, _k in view.aliases.get(u, ()):
+            self.union(v, a)
+
+    # ------------------------------------------------------------------ the check
+    def _active(self, t: Triple, roots: set[int], u: Use | None) -> bool:
+        return ((t.write == u or self.inplace.get(t.write, False))
+                and self.alias.find(t.x) in roots and self.alias.find(t.y) in roots)
+
+    def try_inplace(self, u: Use) -> Conflict | None:
+        """The conflict that bufferizing u in place would create (None: none)."""
+        view = self.view
+        v = view.tuse[u]
+        roots: list[int] = []
+        for x in [v] + [a for a, _ in view.aliases.get(u, ())]:
+            r = self.alias.find(x)
+            if r not in roots:
+                roots.append(r)
+        is_w = u in view.writes
+        if not is_w and len(roots) == 1:
+            return None  # no new write and no new alias
+        if is_w or any(self.nwrites[r] for r in roots):
+            for r in roots:
+                if self.readonly.get(r):
+                    return Conflict("not-writable", u, definition=self.readonly[r][0])
+        if view.has_parallel and any(self.nreads[r] for r in roots):
+            pw = [w for r in roots for w in self.pwrites.get(r, ())]
+            if is_w and u in self.parallel:
+                pw.append(u)
+            if pw:
+                return Conflict("parallel", u, write=pw[0])
+        rs = set(roots)
+        largest = max(roots, key=lambda r: len(self.trips.get(r, ())))
+        for t in self.by_write.get(u, ()):
+            if self._active(t, rs, u):
+                return Conflict("raw", u, read=t.read, write=t.write, definition=t.definition)
+        for r in roots:
+            if r == largest:
+                continue
+            for t in self.trips.get(r, ()):
+                if self._active(t, rs, u):
+                    return Conflict("raw", u, read=t.read, write=t.write, definition=t.definition)
+        return None
+
+    # ------------------------------------------------------------------ driver
+    def decide(self, f: int, fixed: dict[Use, bool] | None = None) -> None:
+        """Decide every tensor operand of function op ``f`` (``fixed``: impose these
+        decisions instead, unchecked; see ``replay``)."""
+        view, dec = self.view, self.dec
+        for o in self.func_ops(f):
+            for i in view.op_tuses.get(o, ()):
+                u = (o, i)
+                if u in view.must:
+                    continue
+                dec.order.append(u)
+                if fixed is not None:
+                    if fixed.get(u, True):
+                        self.bufferize_inplace(u)
+                    else:
+                        self.inplace[u] = False
+                    continue
+                if u in view.must_copy:
+                    self.inplace[u] = False
+                    dec.conflicts[u] = Conflict("forced", u)
+                    continue
+                c = self.try_inplace(u)
+                if c is None:
+                    self.bufferize_inplace(u)
+                else:
+                    self.inplace[u] = False
+                    dec.conflicts[u] = c
+        self.equivalence_pass(f)
+
+    def func_ops(self, f: int) -> list[int]:
+        """Ops with tensor semantics in f, reverse post-order (mlir's bottom-up heuristic)."""
+        view = self.view
+        ops = [o for o in range(f + 1, view.span[f] + 1)
+               if view.op_tuses.get(o) or any(v in view.tensor for v in view.results.get(o, ()))]
+        ops.sort(key=lambda o: (-view.span[o], o))
+        return ops
+
+    def kind(self, u: Use, k: str) -> str:
+        """An aliasing kind resolved: a loop init is equivalent to its result iff every
+        iteration argument is equivalent to the value flowing into it."""
+        if k == "loop":
+            pairs = self.view.loop_pairs.get(u)
+            return "equivalent" if pairs and all(self.equiv.find(a) == self.equiv.find(y)
+                                                 for a, y in pairs) else "unknown"
+        return k
+
+    def equivalence_pass(self, f: int) -> None:
+        """mlir's equivalenceAnalysis: a result joins its aliasing operands' class when all
+        of them alias it equivalently, are in place and are equivalent to each other."""
+        view = self.view
+        ops = sorted(range(f + 1, view.span[f] + 1), key=lambda o: (view.span[o], -o))
+        for o in ops:
+            for v in view.results.get(o, ()):
+                if v not in view.tensor:
+                    continue
+                al = view.aliasing_operands(v)
+                if not al:
+                    continue
+                first = view.tuse[al[0][0]]
+                if all(self.kind(u, k) == "equivalent" and self.inplace.get(u)
+                       and self.equiv.find(view.tuse[u]) == self.equiv.find(first)
+                       for u, k in al):
+                    self.equiv.union(v, first)
+
+    # ------------------------------------------------------------------ complete assignments
+    def violations(self, funcs: list[int]) -> list[tuple[Conflict, list[Use]]]:
+        """What the current (replayed) state of ``funcs`` breaks: every active triple,
+        read-only write and parallel race, each with the in-place uses that cause it."""
+        view = self.view
+        fs = set(funcs)
+        out: list[tuple[Conflict, list[Use]]] = []
+        for w, ts in self.by_write.items():
+            if not self.inplace.get(w) or view.enclosing_func(w[0]) not in fs:
+                continue
+            for t in ts:
+                if self.alias.find(t.x) == self.alias.find(t.y):
+                    c = Conflict("raw", w, read=t.read, write=w, definition=t.definition)
+                    out.append((c, self.cause(t.x, t.y, w)))
+                    break
+        for u, ip in sorted(self.inplace.items()):
+            if not ip or u not in view.writes or view.enclosing_func(u[0]) not in fs:
+                continue
+            r = self.alias.find(view.tuse[u])
+            if self.readonly.get(r):
+                m = self.readonly[r][0]
+                out.append((Conflict("not-writable", u, definition=m), self.cause(m, view.tuse[u], u)))
+            if u in self.parallel and self.nreads[r]:
+                out.append((Conflict("parallel", u, write=u), self.cause(view.tuse[u], view.tuse[u], u)))
+        return out
+
+    def alias_graph(self) -> dict[int, list]:
+        """Alias sets as a graph: value -> [(value, in-place use joining them, or a guard
+        label)]."""
+        view = self.view
+        g: dict[int, list] = defaultdict(list)
+        for u, ip in self.inplace.items():
+            if ip:
+                for a, _ in view.aliases.get(u, ()):
+                    g[view.tuse[u]].append((a, u))
+                    g[a].append((view.tuse[u], u))
+        for a, b, lab in self.edges:
+            g[a].append((b, lab))
+            g[b].append((a, lab))
+        return g
+
+    def cause(self, src: int, dst: int, w: Use) -> list[Use]:
+        """The in-place uses on the shortest alias path from value src to value dst, and
+        the write w: all in place again rebuild the same conflict."""
+        g = self.alias_graph()
+        prev: dict[int, tuple | None] = {src: None}
+        work = deque([src])
+        while work:
+            v = work.popleft()
+            if v == dst:
+                break
+            for b, x in g.get(v, ()):
+                if b not in prev:
+                    prev[b] = (v, x)
+                    work.append(b)
+        out = [w] if w not in self.view.must else []
+        v = dst
+        while prev.get(v) is not None:
+            v, x = prev[v]
+            if isinstance(x, tuple) and isinstance(x[0], int) and x not in self.view.must:
+                out.append(x)
+        return out

@@ -1,0 +1,114 @@
+"""A read-only view of one module's facts and of the relations rules/analysis.dl derived.
+
+Indexes only: maps from ops, values and uses to what the facts and the rules say about
+them, so that the decision procedure (engine/greedy.py), the backend and the CLI can
+look things up in O(1). No analysis logic lives here: every semantic relation (reads,
+writes, aliasing, read-only buffers, conflicts) is taken from the rules' output.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+DYNAMIC_BYTES = 4096  # weight of a copy of a tensor whose size is not static
+
+
+class ProgramView:
+    """Structure of the module (facts) and the per-use semantics of one rules run."""
+
+    def __init__(self, rows: dict, rel: dict[str, set]):
+        self.rows = rows
+        self.name: dict[int, str] = {}
+        self.block_of: dict[int, int] = {}
+        for o, n, b, _ in rows["op"]:
+            self.name[o], self.block_of[o] = n, b
+        self.span = {o: last for o, last in rows["op_span"]}
+        self.region_parent = {r: p for r, p, _ in rows["region"]}
+        self.block_region = {b: r for b, r, _ in rows["block"]}
+        self.parent_op = {o: self.region_parent[self.block_region[b]]
+                          for o, b in self.block_of.items() if b >= 0}
+        self.result_of = {v: (o, i) for v, o, i in rows["result"]}
+        self.bbarg_of = {v: (b, i) for v, b, i in rows["block_arg"]}
+        self.results: dict[int, list[int]] = defaultdict(list)
+        for v, o, _i in sorted(rows["result"], key=lambda t: (t[1], t[2])):
+            self.results[o].append(v)
+        self.n_operands: dict[int, int] = defaultdict(int)
+        for o, i, _ in rows["operand"]:
+            self.n_operands[o] = max(self.n_operands[o], i + 1)
+        self.tensor = {t[0] for t in rows["tensor"]}
+        self.funcs = {sym: (f, decl) for f, sym, _, decl in rows["func"]}
+        self.func_sym = {f: sym for sym, (f, _) in self.funcs.items()}
+        self.calls = {o: callee for o, callee in rows["call"]}
+        self.bytes = {v: n for v, n in rows["type_bytes"]}
+        self.slices: dict[int, dict] = defaultdict(dict)
+        for o, kind, d, n in rows["slice_static"]:
+            self.slices[o][(kind, d)] = ("c", n)
+        for o, kind, d, v in rows["slice_dynamic"]:
+            self.slices[o][(kind, d)] = ("v", v)
+        self.loc = {o: (f, ln, c) for o, f, ln, c in rows["op_loc"]}
+        self.refresh(rel)
+
+    def refresh(self, rel: dict[str, set]) -> None:
+        """Take the per-use semantics of a (new) rules run: call operands get theirs once
+        their callee is decided."""
+        self.rel = rel
+        self.tuse: dict[tuple[int, int], int] = {(o, i): v for o, i, v in rel["tuse"]}
+        self.uses: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        self.op_tuses: dict[int, list[int]] = defaultdict(list)
+        for (o, i), v in sorted(self.tuse.items()):
+            self.uses[v].append((o, i))
+            self.op_tuses[o].append(i)
+        self.unknown = {t[0] for t in rel["unknown_op"]}
+        self.reads = {(o, i) for o, i in rel["use_read"]}
+        self.read_via_alias = {(o, i) for o, i in rel["use_read_via_alias"]}
+        self.writes = {(o, i) for o, i in rel["is_write"]}
+        self.aliases: dict[tuple[int, int], list[tuple[int, str]]] = defaultdict(list)
+        self.rev_alias: dict[int, list[tuple[tuple[int, int], str]]] = defaultdict(list)
+        for o, i, v, k in sorted(rel["use_alias"]):
+            self.aliases[(o, i)].append((v, k))
+            self.rev_alias[v].append(((o, i), k))
+        self.loop_arg = {(o, i): arg for o, i, _, arg in rel["loop_init"]}
+        self.loop_pairs: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+        for o, i, arg, v in sorted(rel["loop_pair"]):
+            self.loop_pairs[(o, i)].append((arg, v))
+        self.must = {(o, i) for o, i in rel["must_inplace"]}
+        self.must_copy = {(o, i) for o, i in rel["must_copy"]}
+        self.value_read = {t[0] for t in rel["value_read"]}
+        self.not_writable = {t[0] for t in rel["not_writable"]}
+        self.func_args: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for f, i, v in sorted(rel["func_arg"]):
+            self.func_args[f].append((i, v))
+        self.func_returns: dict[int, list[int]] = defaultdict(list)
+        for f, o in sorted(rel["func_return"]):
+            self.func_returns[f].append(o)
+        self.has_parallel = any(r != -1 for _, r in rel["op_par_region"])
+        self.subset_insert = {o: (s, d) for o, s, d in rel["subset_insert"]}
+        self.subset_extract = {o: s for o, s in rel["subset_extract"]}
+        self.whole_insert = {o for o, _, _ in rel["subset_insert_whole"]}
+        self.subset_insert.update({o: (s, d) for o, s, d in rel["subset_insert_whole"]})
+
+    # ------------------------------------------------------------------ structure
+    def enclosing_func(self, o: int) -> int | None:
+        while o is not None and self.name.get(o) != "func.func":
+            o = self.parent_op.get(o)
+        return o
+
+    def owner(self, v: int) -> int:
+        """The op defining value v (a block argument: the op owning its block)."""
+        if v in self.result_of:
+            return self.result_of[v][0]
+        b, _ = self.bbarg_of[v]
+        return self.region_parent[self.block_region[b]]
+
+    def value_func(self, v: int) -> int | None:
+        return self.enclosing_func(self.owner(v))
+
+    def aliasing_operands(self, v: int) -> list[tuple[tuple[int, int], str]]:
+        return self.rev_alias.get(v, [])
+
+    def loc_text(self, o: int) -> str:
+        f, ln, c = self.loc.get(o, ("-", 0, 0))
+        return f"{f}:{ln}:{c}"
+
+    def copy_bytes(self, u: tuple[int, int]) -> int:
+        return self.bytes.get(self.tuse[u], DYNAMIC_BYTES)
