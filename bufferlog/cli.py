@@ -13,7 +13,7 @@ import pkgutil
 import sys
 
 from bufferlog import __version__, commands
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 
 def build_parser() -> argparse.ArgumentParser:

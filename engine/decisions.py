@@ -11,9 +11,9 @@ making it in place would cause (``conflict_if_inplace``, ``nonwritable_if_inplac
 
 from __future__ import annotations
 
-from pathlib import Path
+from bufferlog.core import rules_file
 
-RULES = Path(__file__).resolve().parent.parent / "rules" / "decisions.dl"
+RULES = rules_file("decisions.dl")
 DECISION_RELATIONS = ("inplace", "out_of_place", "call_write", "call_alias", "loop_equivalent")
 
 

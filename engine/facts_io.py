@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 from .program import Program
 

@@ -26,11 +26,10 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import repeat
-from pathlib import Path
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError, rules_file
 
-RULES = Path(__file__).resolve().parent.parent / "rules" / "analysis.dl"
+RULES = rules_file("analysis.dl")
 DYNAMIC_BYTES = 4096  # weight of a copy of a tensor whose size is not static
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError, rules_dir
 
 from .dl_parse import (
     DatalogSyntaxError,
@@ -33,7 +33,7 @@ from .dl_parse import (
 )
 
 #: The rules shipped with bufferlog (repository ``rules/``).
-SHIPPED_RULES = Path(__file__).resolve().parent.parent / "rules"
+SHIPPED_RULES = rules_dir()
 
 BASE_TYPES = ("symbol", "number")
 

@@ -21,7 +21,7 @@ from bufferlog.frontend.parser import parse
 from conftest import CORPUS_FILES, REPO, shared_dir
 
 from bufferlog.commands.explain import explain
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 T = "tensor<8xf32>"
 SRC = f"""func.func @f(%t: {T}, %v: f32, %i: index) -> ({T}, f32) {{

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
-from bufferlog.engine import batch as B
 
+from bufferlog.app import batch as B
 from bufferlog.cli import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -401,7 +401,7 @@ def test_compare_mlir_opt(corpus, tmp_path):
 
 
 def test_bad_arguments():
-    from bufferlog.errors import UserError
+    from bufferlog.core import UserError
 
     with pytest.raises(UserError):
         B.discover(["/nonexistent/dir/x.mlir"])

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 
 def add_io(p: argparse.ArgumentParser, out_help: str = "output file (default: stdout)") -> None:

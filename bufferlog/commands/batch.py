@@ -1,5 +1,5 @@
 """``bufferlog batch PATH... [--jobs N] [--timeout S] [--report OUT.json|csv|html]``:
-analyse a corpus, one row per file (see ``bufferlog.engine.batch.COLUMNS``)."""
+analyse a corpus, one row per file (see ``bufferlog.app.batch.COLUMNS``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 
 def register(sub) -> None:
@@ -40,8 +40,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from bufferlog.engine import batch as B
-    from bufferlog.engine.report import report_format, write_report
+    from bufferlog.app import batch as B
+    from bufferlog.app.report import report_format, write_report
 
     if args.jobs < 1:
         raise UserError("--jobs must be at least 1")

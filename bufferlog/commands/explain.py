@@ -15,7 +15,7 @@ import json
 
 from bufferlog.commands import read_input
 from bufferlog.commands.analyze import add_analysis_options
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 MAX_PAIRS = 2  # in-place operands: read/write pairs explained (each costs engine runs)
 MODEL = ("conflict_if_inplace", "nonwritable_if_inplace", "pair_final", "use_def", "alias",

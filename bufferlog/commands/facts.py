@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from bufferlog.commands import read_input
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 
 def register(sub) -> None:

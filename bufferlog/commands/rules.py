@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bufferlog.engine import Program, check
+from bufferlog.core import UserError
+from bufferlog.engine import SHIPPED_RULES, Program, check
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +32,9 @@ def _load(args: argparse.Namespace) -> Program:
 
 def _check(args: argparse.Namespace) -> int:
     prog = _load(args)
+    if not prog.files and not prog.errors:
+        where = args.program or SHIPPED_RULES
+        raise UserError(f"no rule files found (looked in {where})")
     diags = check(prog)
     for d in diags:
         print(d, file=sys.stderr)

@@ -1,11 +1,11 @@
 """Batch reports: JSON, CSV and a self-contained HTML page.
 
 * JSON: ``{"summary": {...}, "columns": [{name, type, doc}], "rows": [...]}``.
-* CSV: one line per file, the columns of :data:`bufferlog.engine.batch.COLUMNS` (plus the
+* CSV: one line per file, the columns of :data:`bufferlog.app.batch.COLUMNS` (plus the
   ``mlir_opt_*`` ones with ``--compare``); null is an empty cell; ``conflicts_by_kind`` is
   a JSON object in its cell.
 * HTML: one file, inline CSS/JS/SVG (no network): totals, a sortable table and plots,
-  built in the browser from the embedded JSON (``engine/report_template.html``). Per-file
+  built in the browser from the embedded JSON (``report_template.html`` beside this module). Per-file
   explain output goes to ``<OUT>_files/<name>.explain.txt`` (or ``.json``); the table
   links each file to it.
 """
@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 from .batch import BatchResult, columns_for
 

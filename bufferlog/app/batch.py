@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bufferlog import __version__
-from bufferlog.errors import UserError
+from bufferlog.core import UserError, rules_dir
 
 # ---------------------------------------------------------------------------------
 # Row schema
@@ -228,14 +228,10 @@ def default_cache_dir() -> Path:
     return Path(base) / "bufferlog"
 
 
-def shipped_rules_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "rules"
-
-
-def rules_hash(rules_dir: str | None = None) -> str:
+def rules_hash(overlay: str | None = None) -> str:
     """Hash of every shipped ``rules/*.dl`` plus the ``--rules`` overlay's ``*.dl``."""
     h = hashlib.sha256()
-    for label, d in (("shipped", shipped_rules_dir()), ("overlay", rules_dir)):
+    for label, d in (("shipped", rules_dir()), ("overlay", overlay)):
         if not d or not Path(d).is_dir():
             continue
         for f in sorted(Path(d).rglob("*.dl")):
@@ -355,10 +351,9 @@ def _fill_analysis(module: Any, options: BatchOptions, row: dict) -> None:
     """In-place decisions and conflicts from the One-Shot analysis
     (``engine.oneshot.analyze_module``), then the backend figures (:func:`_fill_backend`).
     A figure with no producing API in this build stays null."""
+    from bufferlog.engine.oneshot import analyze_module, operand_annotations
+    from bufferlog.engine.run import resolve_engine
     from bufferlog.frontend import types as T
-
-    from .oneshot import analyze_module, operand_annotations
-    from .run import resolve_engine
 
     row["engine"] = resolve_engine(options.engine)
     facts, an, dec = analyze_module(module, options.strategy, options.engine, options.rules_dir)
@@ -565,7 +560,7 @@ def _mp_context() -> Any:
     methods = mp.get_all_start_methods()
     if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["bufferlog.engine.batch_worker"])
+        ctx.set_forkserver_preload(["bufferlog.app.batch_worker"])
         return ctx
     return mp.get_context("spawn")
 
