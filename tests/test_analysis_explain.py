@@ -20,7 +20,7 @@ from bufferlog.engine.oneshot import analyze_module
 from bufferlog.frontend.parser import parse
 from conftest import CORPUS_FILES, REPO, shared_dir
 
-from bufferlog.commands.explain import explain
+from bufferlog.engine.explanation import explain
 from bufferlog.core import UserError
 
 T = "tensor<8xf32>"

@@ -150,7 +150,7 @@ def test_figures_match_independent_counts(first_run, corpus):
         assert r["tensor_operands"] == _tensor_operands(text), g
     # analysis figures agree with the analysis' own JSON (bufferlog analyze --format json)
     r = rows["raw_conflict.mlir"]
-    assert r["out_of_place"] >= 1 and r["conflicts_by_kind"].get("raw", 0) >= 1
+    assert r["out_of_place_operands"] >= 1 and r["conflicts_by_kind"].get("raw", 0) >= 1
     assert r["inplace_pct"] is not None and r["engine"] in ("souffle", "embedded")
 
 
@@ -210,7 +210,7 @@ def test_partial_when_bufferize_fails(tmp_path):
         assert r["status"] == "partial" and r["cached"] is bool(n)
         assert "tensor.splat" in r["bufferize_error"] and r["error"] is None
         assert r["bufferize_error_loc"].endswith("gen.mlir:2:3")
-        assert r["ops"] == 3 and r["inplace_pct"] == 100.0 and r["out_of_place"] == 0
+        assert r["ops"] == 3 and r["inplace_pct"] == 100.0 and r["out_of_place_operands"] == 0
         assert all(r[k] is None for k in B.BACKEND_FIGURES)
         assert rows["good.mlir"]["status"] == "ok" and rows["good.mlir"]["copies"] is not None
         assert rep["summary"]["status"] == {"ok": 1, "partial": 1}
@@ -230,7 +230,7 @@ def test_csv_matches_json(first_run, corpus, tmp_path):
     js = _rows(rep)
     for r in rows:
         j = js[Path(r["file"]).name]
-        for k in ("status", "error_loc", "ops", "tensor_operands", "out_of_place", "copies",
+        for k in ("status", "error_loc", "ops", "tensor_operands", "out_of_place_operands", "copies",
                   "bytes_copied", "allocs", "deallocs", "clones", "dealloc_checks"):
             assert r[k] == ("" if j[k] is None else str(j[k])), (k, r, j)
         if j["conflicts_by_kind"] is not None:
