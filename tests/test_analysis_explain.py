@@ -16,11 +16,11 @@ from bufferlog.engine import explain as engine_explain
 from bufferlog.engine import parse_tuple, run
 from bufferlog.engine.decisions import all_facts, derive_decisions, program
 from bufferlog.engine.dl_parse import Atom, Comparison, Negation, Num, Str, Var, Wildcard
+from bufferlog.engine.explanation import explain
 from bufferlog.engine.oneshot import analyze_module
 from bufferlog.frontend.parser import parse
 from conftest import CORPUS_FILES, REPO, shared_dir
 
-from bufferlog.engine.explanation import explain
 from bufferlog.core import UserError
 
 T = "tensor<8xf32>"

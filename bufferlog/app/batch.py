@@ -833,7 +833,21 @@ def summarize(res: BatchResult) -> dict[str, Any]:
         n_dec = sum(r["inplace_operands"] * 100.0 / r["inplace_pct"] if r["inplace_pct"] else 0
                     for r in dec)
         tot["inplace_pct"] = round(100.0 * n_in / n_dec, 2) if n_dec else None
+    causes: dict[str, dict[tuple, dict]] = {"by_kind": {}, "by_pair": {}}
+    for r in rows:
+        for g in r.get("copies_by_cause") or []:
+            for view, key in (("by_kind", (g["kind"],)), ("by_pair", (g["writer"], g["reader"]))):
+                agg = causes[view].setdefault(key, dict(zip(
+                    ("kind",) if view == "by_kind" else ("writer", "reader"), key, strict=True),
+                    copies=0, bytes=0, dynamic=0))
+                for k in ("copies", "bytes", "dynamic"):
+                    agg[k] += g[k]
     return {
+        "engines": dict(Counter(r["engine"] for r in rows if r.get("engine"))),
+        "mlir_opt_status": dict(Counter(r["mlir_opt_status"] for r in rows
+                                        if r.get("mlir_opt_status"))),
+        "copy_causes": {view: sorted(d.values(), key=lambda g: (-g["bytes"], -g["copies"]))
+                        for view, d in causes.items()},
         "files": res.total_files,
         "done": sum(r["status"] != "not_run" for r in rows),
         "interrupted": res.interrupted,
@@ -908,5 +922,6 @@ def run_batch(files: list[str], options: BatchOptions, executor: Any = None,
     for i, f in enumerate(files):  # an interrupted batch still lists every input
         if i not in results:
             results[i] = _failure_row(f, options, "not_run", "not run: the batch was interrupted")
+    res.rows = [results[i] for i in sorted(results)]
     res.elapsed_s = time.monotonic() - t0
     return res
