@@ -443,3 +443,47 @@ def test_bad_arguments():
     assert main(["batch", "-q", "/nonexistent/x.mlir"]) == 1
     assert main(["batch", "-q", str(CORPUS), "--report", "out.xml"]) == 1
     assert os.path.exists(str(CORPUS))
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux /proc")
+def test_max_memory_kills_only_that_worker(corpus, tmp_path):
+    d = tmp_path / "m"
+    d.mkdir()
+    for g in ("raw_conflict.mlir", "maybe_copy.mlir"):
+        shutil.copy(corpus / "good" / g, d / g)
+    shutil.copy(corpus / "good" / "raw_conflict.mlir", d / "aa_big.mlir")  # runs first
+    out = tmp_path / "r.json"
+    rc = _run([str(d), "-j", "1", "--no-cache", "--max-memory", "500M", "--debug-alloc",
+               "aa_big*", "900", "--report", str(out)])
+    rows = _rows(_report(out))
+    assert rc == 1
+    assert rows["aa_big.mlir"]["status"] == "out-of-memory"
+    assert "over --max-memory 500 MiB" in rows["aa_big.mlir"]["error"]
+    assert rows["aa_big.mlir"]["error_loc"].endswith("aa_big.mlir")
+    # the pool survived: the same single worker slot went on with the other files
+    assert rows["raw_conflict.mlir"]["status"] == rows["maybe_copy.mlir"]["status"] == "ok"
+
+
+def test_internal_error_row_is_located_and_never_cached(monkeypatch, tmp_path):
+    from bufferlog import api
+
+    f = tmp_path / "deep.mlir"
+    f.write_text("func.func @f() {\n  return\n}\n")
+
+    def too_deep(*a, **k):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(api, "analyze", too_deep)
+    row = B.analyze_file(str(f))
+    assert row["status"] == "internal_error" and "RecursionError" in row["error"]
+    assert row["error_loc"] == str(f)
+    cache = B.ResultCache(tmp_path / "cache")
+    cache.put("k" * 64, row)
+    assert cache.get("k" * 64) is None
+    monkeypatch.undo()
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f() {\n  foo.bar\n}\n")
+    row = B.analyze_file(str(bad))
+    assert row["status"] == "error" and row["error_loc"] == f"{bad}:2:3"
+    cache.put("e" * 64, row)
+    assert cache.get("e" * 64) == row  # the input's own fault is cached

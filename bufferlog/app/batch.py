@@ -161,14 +161,17 @@ class BatchOptions:
     timeout: float | None = None
     max_memory: int | None = None  # bytes of resident memory per worker (local executor)
     explain: bool = True
-    # Test-only fault injection: {"pattern": glob on the file name, "seconds": s}.
+    # Test-only fault injection: {"pattern": glob on the file name, "seconds": s} /
+    # {"pattern": ..., "mib": n} (hold n MiB of memory for 3 s).
     debug_sleep: dict | None = None
+    debug_alloc: dict | None = None
 
     def key_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
         d.pop("timeout")
         d.pop("max_memory")
         d.pop("debug_sleep")
+        d.pop("debug_alloc")
         d["rules_dir"] = str(Path(self.rules_dir).resolve()) if self.rules_dir else None
         return d
 
@@ -311,6 +314,11 @@ def analyze_file(path: str, options: BatchOptions | dict | None = None,
             data = Path(path).read_bytes()
         if options.debug_sleep and fnmatch.fnmatch(Path(path).name, options.debug_sleep["pattern"]):
             time.sleep(float(options.debug_sleep["seconds"]))
+        if options.debug_alloc and fnmatch.fnmatch(Path(path).name, options.debug_alloc["pattern"]):
+            ballast = bytearray(int(options.debug_alloc["mib"]) << 20)
+            ballast[::4096] = b"\1" * len(range(0, len(ballast), 4096))  # make it resident
+            time.sleep(3)
+            del ballast
         text = decode(data, path)
         if _COMMENT_ONLY.match(text):
             row.update(status="empty", ops=0, tensor_operands=0)

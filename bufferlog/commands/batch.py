@@ -37,8 +37,9 @@ def register(sub) -> None:
     p.add_argument("--scheduler", metavar="ADDR",
                    help="Dask scheduler address (default with --executor dask: a LocalCluster)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
-    # Test-only fault injection: sleep SECONDS in files whose name matches GLOB.
+    # Test-only fault injection: sleep SECONDS, or hold MIB of memory, in files matching GLOB.
     p.add_argument("--debug-sleep", nargs=2, metavar=("GLOB", "SECONDS"), help=argparse.SUPPRESS)
+    p.add_argument("--debug-alloc", nargs=2, metavar=("GLOB", "MIB"), help=argparse.SUPPRESS)
     p.set_defaults(func=run)
 
 
@@ -76,7 +77,9 @@ def run(args) -> int:
         compare=args.compare, mlir_opt=args.mlir_opt, timeout=args.timeout,
         max_memory=args.max_memory,
         debug_sleep={"pattern": args.debug_sleep[0], "seconds": float(args.debug_sleep[1])}
-        if args.debug_sleep else None)
+        if args.debug_sleep else None,
+        debug_alloc={"pattern": args.debug_alloc[0], "mib": int(args.debug_alloc[1])}
+        if args.debug_alloc else None)
     cache = None if args.no_cache else B.ResultCache(args.cache_dir or B.default_cache_dir())
     if args.executor == "dask":
         executor = B.DaskExecutor(args.scheduler, args.jobs)

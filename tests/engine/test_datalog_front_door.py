@@ -4,8 +4,6 @@ shipped schema from a user's program."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bufferlog.cli import main
 
 PROG = """.decl edge(a: symbol, b: symbol)
