@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from bufferlog.core import UserError
+from bufferlog.core.source import caret_lines
 from bufferlog.engine import SHIPPED_RULES, Program, check
 
 
@@ -37,7 +38,7 @@ def _check(args: argparse.Namespace) -> int:
         raise UserError(f"no rule files found (looked in {where})")
     diags = check(prog)
     for d in diags:
-        print(d, file=sys.stderr)
+        print("\n".join([str(d), *caret_lines(d.loc, {})]), file=sys.stderr)
     errors = sum(d.severity == "error" for d in diags)
     if errors:
         print(f"{errors} error(s)", file=sys.stderr)

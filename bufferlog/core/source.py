@@ -31,25 +31,29 @@ def render(err: UserError, sources: dict[str, str]) -> str:
     """``file:line:col: error: message``, then, when the file's text is known (``sources``
     by name, else read from disk), its line and a caret under the column, as mlir-opt
     prints."""
-    head = str(err)
-    m = _LOC.match(str(err.loc)) if err.loc else None
+    first, _, rest = str(err).partition("\n")  # several diagnostics: caret under the first
+    return "\n".join([first, *caret_lines(err.loc, sources)] + ([rest] if rest else []))
+
+
+def caret_lines(loc: object, sources: dict[str, str]) -> list[str]:
+    """The source line of ``loc`` (``file:line:col``) and a caret under its column; no
+    lines when the location or the file's text is unknown."""
+    m = _LOC.match(str(loc)) if loc else None
     if m is None:
-        return head
+        return []
     text = sources.get(m["file"])
     if text is None:
         try:
             with open(m["file"], encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError):
-            return head
+            return []
     lines = text.split("\n")
     line, col = int(m["line"]), int(m["col"])
     if not 1 <= line <= len(lines) or col < 1:
-        return head
+        return []
     src = lines[line - 1].rstrip("\r")
-    first, _, rest = head.partition("\n")  # several diagnostics: the caret goes under the first
-    caret = "".join(c if c == "\t" else " " for c in src[:col - 1]) + "^"
-    return "\n".join([first, src, caret] + ([rest] if rest else []))
+    return [src, "".join(c if c == "\t" else " " for c in src[:col - 1]) + "^"]
 
 
 @dataclass(frozen=True)
