@@ -256,7 +256,7 @@ def _stage(kind: type[E.UserError]) -> Iterator[None]:
         err = kind(e.message, e.loc)
         err.__cause__ = e
         raise err from e
-    except E.BufferlogError:
+    except (E.BufferlogError, MemoryError):
         raise
     except Exception as e:
         raise E.InternalError(f"{type(e).__name__}: {e}") from e
