@@ -37,7 +37,7 @@ from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
 from bufferlog.frontend.dialects.tensor import expand_output_shape, reassociation, slice_params
 from bufferlog.frontend.ir import Block, Module, Op, Region, Value
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 INDEX = T.IndexType()
 LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map")

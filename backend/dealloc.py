@@ -27,7 +27,6 @@ materialises those decisions:
 from __future__ import annotations
 
 from collections import defaultdict
-from pathlib import Path
 
 import z3
 from bufferlog.frontend.attrs import DenseArrayAttr, IntegerAttr
@@ -35,12 +34,12 @@ from bufferlog.frontend.facts import export
 from bufferlog.frontend.ir import Block, Module, Op, Region, Value
 from bufferlog.frontend.types import IntegerType, MemRefType
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError, rules_dir
 
 from .lower_switch import lower_switches
 
 I1 = IntegerType(1)
-RULES = Path(__file__).resolve().parent.parent / "rules"
+RULES = rules_dir()
 RULE_FILES = ["schema.dl", "memref_alias.dl", "liveness.dl", "ownership.dl"]
 OUTPUTS = ["fwd", "fwd_init", "transfer", "transfer_init", "clone_fwd", "ownership",
            "needs_indicator", "dealloc_edge", "return_transfer", "return_clone", "owning_root",

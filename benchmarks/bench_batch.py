@@ -19,9 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bufferlog.engine import batch as B
-
 from benchmarks import SHARED
+from bufferlog.app import batch as B
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "batch.json"

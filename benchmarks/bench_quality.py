@@ -29,7 +29,7 @@ from bufferlog.backend.quality import count_figures
 from bufferlog.frontend.parser import parse
 
 from benchmarks import SHARED
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 CORPUS = SHARED / "corpus"
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -2,6 +2,10 @@
 
 Each command lives in a module of ``bufferlog/commands/`` exposing ``register(sub)``,
 which adds an argparse sub-parser whose ``func(args) -> int`` runs it.
+
+Exit codes: 0 success, 1 any user error (bad input, bad usage, unwritable output), 2 a
+bufferlog bug (one ``internal error:`` line; ``BUFFERLOG_DEBUG=1`` shows the traceback),
+130 interrupted.
 """
 
 from __future__ import annotations
@@ -11,13 +15,22 @@ import importlib
 import os
 import pkgutil
 import sys
+import threading
 
 from bufferlog import __version__, commands
-from bufferlog.errors import UserError
+from bufferlog.core import InternalError, UserError, timing
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Usage errors exit 1 (exit 2 means a bufferlog bug)."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = ArgumentParser(
         prog="bufferlog",
         description="MLIR bufferization as declarative rules (Datalog + Z3).",
     )
@@ -29,13 +42,64 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+class Spinner:
+    """Progress on a terminal for a single-file run: after ``delay`` seconds, the running
+    phase and the elapsed time on one stderr line, updated until :meth:`stop` clears it."""
+
+    FRAMES = "|/-\\"
+
+    def __init__(self, timer: timing.Timer, stream, delay: float = 1.0, every: float = 0.1):
+        self.timer, self.stream, self.delay, self.every = timer, stream, delay, every
+        self.done = threading.Event()
+        self.shown = False
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+
+    def start(self) -> Spinner:
+        self.thread.start()
+        return self
+
+    def _loop(self) -> None:
+        if self.done.wait(self.delay):
+            return
+        n = 0
+        while not self.done.is_set():
+            what = self.timer.current or "working"
+            self.stream.write(f"\r{self.FRAMES[n % 4]} bufferlog: {what} "
+                              f"{self.timer.total():.1f} s\x1b[K")
+            self.stream.flush()
+            self.shown = True
+            n += 1
+            self.done.wait(self.every)
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join()
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
+    with timing.timed() as timer:
+        single_file = isinstance(getattr(args, "file", None), str)
+        spinner = Spinner(timer, sys.stderr).start() if single_file and sys.stderr.isatty() else None
+        try:
+            code = _run(args)
+        finally:
+            if spinner is not None:
+                spinner.stop()
+        if getattr(args, "timing", False):
+            sys.stderr.write(timer.report())
+    return code
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args) or 0)
     except UserError as e:
-        print(str(e), file=sys.stderr)
+        commands.report(e)
         return 1
     except BrokenPipeError:
         return 0
@@ -45,9 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # a bufferlog bug: say so plainly; BUFFERLOG_DEBUG=1 shows where
         if os.environ.get("BUFFERLOG_DEBUG"):
             raise
+        cause = e.__cause__ if isinstance(e, InternalError) and e.__cause__ else e
         where = getattr(args, "file", None)
         print(f"{where + ': ' if isinstance(where, str) else ''}internal error: "
-              f"{type(e).__name__}: {e} (rerun with BUFFERLOG_DEBUG=1 for a traceback)",
+              f"{type(cause).__name__}: {cause} (rerun with BUFFERLOG_DEBUG=1 for a traceback)",
               file=sys.stderr)
         return 2
 

@@ -6,7 +6,7 @@ error that names it, never as IR."""
 
 from __future__ import annotations
 
-from bufferlog.errors import CertificateError
+from bufferlog.core import CertificateError
 
 
 def _use(view, o: int, i: int) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import re
 import time
 from collections.abc import Iterable
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 from .dl_parse import (
     Aggregate,

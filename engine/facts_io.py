@@ -5,7 +5,8 @@ quoting (Soufflé's default).  Hence a symbol written to a file cannot contain a
 newline or a carriage return: writing one is a :class:`MalformedFacts` error (the
 embedded engine takes such symbols in memory).  Numbers are 32-bit signed (Soufflé's
 default build); reading accepts an optional sign, decimal digits, ``0x`` hex and ``0b``
-binary.  Symbols cannot contain NUL (neither engine can).  A missing ``<rel>.facts`` for an ``.input`` relation means the relation is empty.
+binary.  Symbols cannot contain NUL (neither engine can).  A missing ``<rel>.facts`` for an
+``.input`` relation is an error, as in Soufflé (an empty file is an empty relation).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 from .program import Program
 
@@ -106,16 +107,21 @@ def read_table(path: Path, rel: str, types: list[str]) -> list[Tuple]:
 
 
 def read_facts_dir(prog: Program, facts_dir: str | Path, suffix: str = ".facts") -> Facts:
-    """Read ``<rel>.facts`` for every ``.input`` relation of ``prog`` (missing = empty)."""
+    """Read ``<rel>.facts`` for every ``.input`` relation of ``prog``; a missing file is
+    an error at the ``.input`` directive (as Soufflé: "Cannot open fact file")."""
     d = Path(facts_dir)
     if not d.is_dir():
         raise UserError(f"facts directory not found: {d}")
     out: Facts = {}
+    where = {x.rel: x.loc for x in prog.directives if x.kind == "input"}
     for rel in prog.inputs:
         if rel not in prog.decls:
             continue
         f = d / f"{rel}{suffix}"
-        out[rel] = read_table(f, rel, prog.column_types(rel)) if f.is_file() else []
+        if not f.is_file():
+            raise MalformedFacts(f"cannot open fact file {f} for .input relation '{rel}' "
+                                 "(an empty file gives an empty relation)", where.get(rel))
+        out[rel] = read_table(f, rel, prog.column_types(rel))
     return out
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 from .greedy import Decisions, Greedy
 from .view import ProgramView
@@ -25,7 +25,7 @@ RULES_FILE = "analysis.dl"
 
 
 def rules_path():
-    from .rules_path import rules_file
+    from bufferlog.core import rules_file
 
     return rules_file(RULES_FILE)
 
@@ -35,6 +35,7 @@ class Analysis(ProgramView):
 
     greedy: Greedy
     final: dict[str, set]
+    oracle: dict[str, set]
 
     @property
     def inplace(self) -> dict:
@@ -97,9 +98,11 @@ class Session:
 
 
 def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rules_dir=None,
-                   z3_slices: bool | None = None, program=None):
+                   z3_slices: bool | None = None, program=None, fixed: dict | None = None):
     """Facts, analysis and decisions for a parsed module. ``z3_slices``: exempt reads and
-    writes of Z3-proven disjoint slices (None: on for ``optimal`` only)."""
+    writes of Z3-proven disjoint slices (None: on for ``optimal`` only). ``fixed``: impose
+    these decisions ((op, operand) -> in place; others in place) instead of deciding; the
+    certificate still checks them (tests use it to show the certificate can fail)."""
     from bufferlog.frontend.facts import export
 
     from .certify import certify
@@ -120,7 +123,10 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
         if _oracle_round(session, view, layer, z3_slices):
             view.refresh(session.run(layer, decided, g))
         g.load(layer)
-        if strategy == "optimal":
+        if fixed is not None:
+            for f in layer:
+                g.decide(f, fixed=fixed)
+        elif strategy == "optimal":
             from .optimal import decide_layer
 
             decide_layer(g, layer)
@@ -131,7 +137,7 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
     everything = [f for layer in layers for f in layer]
     final = session.run(everything, everything, g)
     view.refresh(final)
-    view.greedy, view.final = g, final
+    view.greedy, view.final, view.oracle = g, final, session.oracle
     certify(view, final)
     return facts, view, finish(view, g)
 

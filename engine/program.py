@@ -4,9 +4,10 @@ overlay, parsed into declarations, directives and rules.
 Overlay semantics (``rules_dir``): a file of the overlay whose name equals a program file's
 name replaces it, wherever it is reached (as a main file or through ``#include``); the
 overlay's remaining ``*.dl`` files are added after the main files.  ``#include "x.dl"``
-looks in the overlay first, then relative to the including file.  Each file is read once
-(an ``#include`` of a file already loaded is a no-op), so overlay files may include each
-other freely.
+looks in the overlay first, then relative to the including file, then in the
+``include_dirs`` (``-I``), then among the shipped rules (so a user's program can
+``#include "schema.dl"``).  Each file is read once (an ``#include`` of a file already
+loaded is a no-op), so overlay files may include each other freely.
 
 Parse errors do not stop loading: they are collected in :attr:`Program.errors` and
 reported by :func:`bufferlog.engine.check.check` together with semantic errors.
@@ -19,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError, rules_dir
 
 from .dl_parse import (
     DatalogSyntaxError,
@@ -33,7 +34,7 @@ from .dl_parse import (
 )
 
 #: The rules shipped with bufferlog (repository ``rules/``).
-SHIPPED_RULES = Path(__file__).resolve().parent.parent / "rules"
+SHIPPED_RULES = rules_dir()
 
 BASE_TYPES = ("symbol", "number")
 
@@ -52,7 +53,8 @@ class Program:
     # ------------------------------------------------------------------ loading
     @classmethod
     def load(
-        cls, sources: str | Path | Sequence[str | Path], rules_dir: str | Path | None = None
+        cls, sources: str | Path | Sequence[str | Path], rules_dir: str | Path | None = None,
+        include_dirs: Sequence[str | Path] = (),
     ) -> Program:
         """Load a main file (or several files, in order) with an optional overlay dir.
 
@@ -63,12 +65,17 @@ class Program:
         overlay = Path(rules_dir) if rules_dir is not None else None
         if overlay is not None and not overlay.is_dir():
             raise UserError(f"--rules: not a directory: {overlay}")
-        key = (tuple(str(m.resolve()) for m in mains), str(overlay.resolve()) if overlay else None)
+        incs = [Path(i) for i in include_dirs]
+        for i in incs:
+            if not i.is_dir():
+                raise UserError(f"-I: not a directory: {i}")
+        key = (tuple(str(m.resolve()) for m in mains), str(overlay.resolve()) if overlay else None,
+               tuple(str(i.resolve()) for i in incs))
         hit = _LOADED.get(key)
         if hit is not None and hit[0] == _stamp(hit[1].files, overlay):
             return hit[1]
         prog = cls()
-        loader = _Loader(prog, overlay)
+        loader = _Loader(prog, overlay, [*incs, SHIPPED_RULES])
         for m in mains:
             loader.load_file(loader.overlaid(m), None)
         if overlay is not None:
@@ -163,9 +170,10 @@ def _unique(xs: Iterable[str]) -> list[str]:
 
 
 class _Loader:
-    def __init__(self, prog: Program, overlay: Path | None):
+    def __init__(self, prog: Program, overlay: Path | None, include_dirs: Sequence[Path] = ()):
         self.prog = prog
         self.overlay = overlay
+        self.include_dirs = list(include_dirs)
         self.seen: set[Path] = set()
 
     def overlaid(self, path: Path) -> Path:
@@ -200,8 +208,10 @@ class _Loader:
             if isinstance(it, Include):
                 target = Path(it.path)
                 if not target.is_absolute():
-                    in_overlay = self.overlay / it.path if self.overlay is not None else None
-                    target = in_overlay if in_overlay and in_overlay.is_file() else path.parent / it.path
+                    dirs = [self.overlay] if self.overlay is not None else []
+                    dirs += [path.parent, *self.include_dirs]
+                    target = next((d / it.path for d in dirs if (d / it.path).is_file()),
+                                  path.parent / it.path)
                 self.load_file(target, it.loc)
             elif isinstance(it, Decl):
                 if it.name in prog.decls:

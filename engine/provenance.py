@@ -26,7 +26,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 from . import souffle
 from .dl_parse import (

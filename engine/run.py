@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 from . import embedded, souffle
 from .facts_io import Facts, Tuple, normalize, read_facts_dir

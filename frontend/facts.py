@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 from . import types as T
 from .attrs import DenseArrayAttr, DictAttr, IntegerAttr

@@ -20,7 +20,7 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 from . import attrs as A
 from . import types as T

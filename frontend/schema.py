@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
-SCHEMA_FILE = RULES_DIR / "schema.dl"
+from bufferlog.core import rules_file
+
+SCHEMA_FILE = rules_file("schema.dl")
 
 _DECL = re.compile(r"(?:/\*\*(?P<doc>.*?)\*/\s*)?\.decl\s+(?P<name>[A-Za-z_][\w.]*)\s*\((?P<cols>[^)]*)\)",
                    re.S)

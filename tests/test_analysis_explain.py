@@ -1,5 +1,5 @@
-"""`bufferlog explain`: the conflict of an out-of-place operand from rules/decisions.dl
-(the analysis re-run with the decisions as facts) with the engine's proof tree; why-not
+"""`bufferlog explain`: the conflict of an out-of-place operand from rules/explain.dl
+(the analysis with the decisions as facts) with the engine's proof tree; why-not
 for in-place operands; the rules' own conflict re-check on the corpus; parity of the
 named definition / write / read with mlir-opt's ``C_n[DEF|CONFL-WRITE|READ]`` tags."""
 
@@ -14,14 +14,13 @@ from pathlib import Path
 import pytest
 from bufferlog.engine import explain as engine_explain
 from bufferlog.engine import parse_tuple, run
-from bufferlog.engine.decisions import all_facts, derive_decisions, program
-from bufferlog.engine.dl_parse import Atom, Comparison, Negation, Num, Str, Var, Wildcard
+from bufferlog.engine.dl_parse import Atom, BinOp, Comparison, Negation, Num, Str, Var, Wildcard
+from bufferlog.engine.explanation import explain, model_inputs
 from bufferlog.engine.oneshot import analyze_module
 from bufferlog.frontend.parser import parse
 from conftest import CORPUS_FILES, REPO, shared_dir
 
-from bufferlog.commands.explain import explain
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 T = "tensor<8xf32>"
 SRC = f"""func.func @f(%t: {T}, %v: f32, %i: index) -> ({T}, f32) {{
@@ -51,7 +50,6 @@ PROGRAMS = {
 }}
 """,
 }
-PROG = program()
 MLIR_OPT = shutil.which("mlir-opt-22")
 TAG = re.compile(r"C_(\d+)\[(DEF|CONFL-WRITE|READ): ([^\]]*)\]")
 
@@ -63,10 +61,7 @@ def text_of(src) -> str:
 def analyze(text: str, strategy: str = "oneshot"):
     m = parse(text, "x.mlir")
     m.source_lines = text.splitlines()
-    facts, an, dec = analyze_module(m, strategy, engine="embedded")
-    if strategy == "optimal":
-        an.run(fixed=dec.inplace)
-    return facts, an, dec
+    return analyze_module(m, strategy, engine="embedded")
 
 
 def run_explain(target, src=SRC, **kw):
@@ -97,7 +92,7 @@ def test_in_place_by_name_why_not():
     assert len(w["rules"]) >= 2
     for r in w["rules"]:
         assert r["failed"]["literal"] and r["failed"]["line"] > 0
-        assert r["rule"]["file"].endswith("decisions.dl")
+        assert r["rule"]["file"].endswith("explain.dl")
 
 
 def test_in_place_exemption_proof():
@@ -107,10 +102,13 @@ def test_in_place_exemption_proof():
   return %a, %x : {T}, f32
 }}
 """
+    # the extract reads %t before the insert writes it: the rules never pair them (a read
+    # is examined only if it may run after the write); the insert's own read of its
+    # destination is examined and cleared (the same use)
     op = run_explain("3", src)["ops"][0]["operands"][0]
     assert op["inplace"] and op["pairs_checked"] >= 1
     p = op["pairs"][0]
-    assert p["read"]["op"] == "tensor.extract" and p["write"]["op"] == "tensor.insert"
+    assert p["read"] == {**p["write"], "operand": 1} and p["write"]["op"] == "tensor.insert"
     assert p["why_not"]["derived"] is False
     assert any(r["failed"]["literal"].startswith("raw(") for r in p["why_not"]["rules"])
     assert p["exemption"]["query"].startswith("exempt_order(") and p["exemption"]["derived"]
@@ -151,12 +149,14 @@ def test_cli_text_and_json(tmp_path):
 # ---------------------------------------------------------------- proof structure
 
 
-def _rule(rid: str):
-    (r,) = [r for r in PROG.rules if f"{r.head.rel}.{r.rid}" == rid]
+def _rule(prog, rid: str):
+    (r,) = [r for r in prog.rules if f"{r.head.rel}.{r.rid}" == rid]
     return r
 
 
-def _unify(args, vals, b: dict) -> bool:
+def _unify(args, vals, b: dict, deferred: list) -> bool:
+    """Bind variables of ``args`` to ``vals``; arithmetic arguments are checked later
+    (``deferred``), once the body has bound their variables."""
     for a, v in zip(args, vals, strict=True):
         if isinstance(a, Var):
             if b.setdefault(a.name, v) != v:
@@ -164,16 +164,21 @@ def _unify(args, vals, b: dict) -> bool:
         elif isinstance(a, Num | Str):
             if a.value != v:
                 return False
+        elif isinstance(a, BinOp):
+            deferred.append((a, v))
         elif not isinstance(a, Wildcard):
-            return False  # arithmetic in an atom: not used by decisions.dl
+            return False
     return True
 
 
 def _term(t, b):
+    if isinstance(t, BinOp):
+        x, y = _term(t.left, b), _term(t.right, b)
+        return {"+": x + y, "-": x - y, "*": x * y}[t.op]
     return b[t.name] if isinstance(t, Var) else t.value
 
 
-def check_node(n: dict, facts: set, model: dict) -> int:
+def check_node(n: dict, facts: set, model: dict, prog) -> int:
     """Validate a proof node; return the number of rule nodes below it."""
     if n.get("fact"):
         rel, vals = parse_tuple(n["tuple"])
@@ -182,10 +187,11 @@ def check_node(n: dict, facts: set, model: dict) -> int:
     assert not n.get("truncated"), "depth too small for this check"
     rel, vals = parse_tuple(n["tuple"])
     assert vals in model[rel], n["tuple"]
-    r = _rule(n["rule"]["id"])
+    r = _rule(prog, n["rule"]["id"])
     assert r.text == n["rule"]["text"]
     b: dict = {}
-    assert _unify(r.head.args, vals, b)
+    deferred: list = []
+    assert _unify(r.head.args, vals, b, deferred)
     lits = [x for x in r.body if not isinstance(x, Comparison)]
     assert len(lits) == len(n["premises"])
     count = 1
@@ -195,33 +201,37 @@ def check_node(n: dict, facts: set, model: dict) -> int:
             prel, pvals = parse_tuple(re.sub(r"(?<=[(,])_(?=[,)])", "0", p["tuple"][1:]))
             assert prel == lit.atom.rel
             bound = [(a, v) for a, v in zip(lit.atom.args, pvals, strict=True) if not isinstance(a, Wildcard)]
-            assert _unify([a for a, _ in bound], [v for _, v in bound], b)
+            assert _unify([a for a, _ in bound], [v for _, v in bound], b, deferred)
             if not any(isinstance(a, Wildcard) for a in lit.atom.args):
                 assert pvals not in model[prel], p["tuple"]
         else:
             assert isinstance(lit, Atom)
             prel, pvals = parse_tuple(p["tuple"])
-            assert prel == lit.rel and _unify(lit.args, pvals, b), (lit, p["tuple"])
-            count += check_node(p, facts, model)
+            assert prel == lit.rel and _unify(lit.args, pvals, b, deferred), (lit, p["tuple"])
+            count += check_node(p, facts, model, prog)
     ops = {"=": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
            "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}
     for c in (x for x in r.body if isinstance(x, Comparison)):
+        if c.op == "=" and isinstance(c.left, Var) and c.left.name not in b:
+            b[c.left.name] = _term(c.right, b)
         assert ops[c.op](_term(c.left, b), _term(c.right, b)), (r.text, c, b)
+    for a, v in deferred:
+        assert _term(a, b) == v, (r.text, a, v)
     return count
 
 
 @pytest.mark.parametrize("name", ["insert_then_extract", "seed_raw_conflict"])
 def test_proof_tree_is_valid(name):
     facts, an, dec = analyze(text_of(PROGRAMS[name]))
-    fs = all_facts(facts.rows, an, dec)
-    model = run(PROG, fs, engine="embedded", relations="all").relations
+    prog, fs = model_inputs(facts, an)
+    model = run(prog, fs, engine="embedded", relations="all").relations
     inputs = {(rel, tuple(t)) for rel, rows in fs.items() for t in rows}
-    inputs |= {(r.head.rel, tuple(a.value for a in r.head.args)) for r in PROG.rules if r.is_fact}
+    inputs |= {(r.head.rel, tuple(a.value for a in r.head.args)) for r in prog.rules if r.is_fact}
     (u,) = [u for u, ip in dec.inplace.items() if not ip]
     (t,) = [t for t in model["conflict_if_inplace"] if t[:2] == u]
-    res = engine_explain(PROG, fs, f"conflict_if_inplace({','.join(map(str, t))})", depth=60,
+    res = engine_explain(prog, fs, f"conflict_if_inplace({','.join(map(str, t))})", depth=60,
                          engine="embedded")
-    assert res["derived"] and check_node(res["proof"], inputs, model) > 10
+    assert res["derived"] and check_node(res["proof"], inputs, model, prog) > 10
 
 
 # ---------------------------------------------------------------- oracle parity
@@ -265,10 +275,15 @@ def test_triple_matches_mlir_opt_tags(name):
 # ---------------------------------------------------------------- the rules' re-check
 
 
+def model(facts, an) -> dict:
+    prog, dl_facts = model_inputs(facts, an)
+    return run(prog, dl_facts, engine="embedded", relations="all").relations
+
+
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
 def test_corpus_conflict_relation_empty(path):
     facts, an, dec = analyze(path.read_text())
-    rel = derive_decisions(facts.rows, an, dec, engine="embedded", prog=PROG)
+    rel = model(facts, an)
     assert rel["conflict"] == set() and rel["nonwritable_written"] == set()
     oop = {u for u, ip in dec.inplace.items() if not ip}
     assert {(o, i) for o, i in rel["would_conflict"]} == oop  # every copy is explained
@@ -282,7 +297,7 @@ def test_corpus_conflict_relation_empty(path):
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_optimal_conflict_relation_empty(name):
     facts, an, dec = analyze(text_of(PROGRAMS[name]), "optimal")
-    rel = derive_decisions(facts.rows, an, dec, engine="embedded", prog=PROG)
+    rel = model(facts, an)
     assert rel["conflict"] == set() and rel["nonwritable_written"] == set()
 
 

@@ -1,17 +1,16 @@
-"""`--strategy optimal`: never more copied bytes than oneshot, conflict-free when
-re-checked by the analysis (``check_assignment``: the decision loop's own test per use)
-and by the rules (rules/decisions.dl ``conflict``, ``nonwritable_written``); the re-checks
-flag what oneshot refuses (callee writes, the miscompile guards); and a program where
-optimal copies strictly fewer bytes than oneshot and still runs correctly."""
+"""`--strategy optimal`: never more copied bytes than oneshot, and certified by the rules
+(every analysis ends with the certificate run: a rejected assignment raises); the
+certificate flags what oneshot refuses (callee writes, the miscompile guards) when such
+an operand is forced in place; and a program where optimal copies strictly fewer bytes
+than oneshot and still runs correctly."""
 
 from __future__ import annotations
 
 import pytest
 from bufferlog.backend.bufferize import bufferize
-from bufferlog.engine.decisions import all_facts, derive_decisions, program
+from bufferlog.core import CertificateError
 from bufferlog.engine.oneshot import analyze_module
-from bufferlog.engine.optimal import cost
-from bufferlog.engine.run import run
+from bufferlog.engine.optimal import weight
 from bufferlog.frontend.parser import parse
 from bufferlog.frontend.printer import print_module
 from test_analysis_parity import SMALL  # noqa: E402
@@ -22,33 +21,22 @@ except ImportError:  # tests/ on sys.path (rootdir-relative imports)
     import gen_programs
     import oracle
 
-PROG = program()
-
 CORPUS = [p for p in sorted((oracle.SHARED / "corpus").glob("**/*.mlir"))
           if p.name in {"raw_conflict.mlir", "slice_update.mlir", "mlp.mlir", "cnn.mlir",
                         "tensor_ops.mlir", "lstm_cell.mlir"}]
 
 
-def rules_recheck(rows, an, dec) -> set:
-    """The rules' conflicts, less those between slices Z3 proves disjoint (``--z3-slices``,
-    on for optimal: the rules compare slice parameters syntactically only)."""
-    rel = derive_decisions(rows, an, dec, engine="embedded", prog=PROG)
-    raw = {c for c in rel["conflict"]
-           if not (an.z3_slices and an.prover.disjoint(c[0:2], c[2:4]))}
-    return raw | rel["nonwritable_written"]
+def cost(an, dec) -> int:
+    return sum(weight(an.greedy, u) for u in dec.order if not dec.inplace[u])
 
 
 def check(text: str, name: str) -> tuple[int, int]:
-    """(oneshot bytes, optimal bytes); both assignments pass both re-checks."""
-    facts, an, base = analyze_module(parse(text, name), engine="embedded")
-    uses = list(base.order)
-    base_cost = cost(an, base.inplace, uses)
-    assert an.check_assignment({u: base.inplace.get(u, True) for u in uses}) == []
-    facts2, an2, best = analyze_module(parse(text, name), strategy="optimal", engine="embedded")
-    best_cost = cost(an2, best.inplace, uses)
+    """(oneshot bytes, optimal bytes); both certified (analyze_module raises otherwise)."""
+    _, an, base = analyze_module(parse(text, name), engine="embedded")
+    _, an2, best = analyze_module(parse(text, name), strategy="optimal", engine="embedded")
+    assert sorted(base.order) == sorted(best.order)
+    base_cost, best_cost = cost(an, base), cost(an2, best)
     assert best_cost <= base_cost
-    assert rules_recheck(facts2.rows, an2, best) == set()
-    assert an2.check_assignment({u: best.inplace.get(u, True) for u in uses}) == []
     return base_cost, best_cost
 
 
@@ -67,41 +55,31 @@ def test_optimal_generated(seed):
     check(gen_programs.generate(seed, 10), f"seed{seed}")
 
 
-def flipped(text: str, pick):
-    """For each out-of-place use that ``pick`` selects: (use, Python re-check, rules
-    re-check) of oneshot's decisions with that use forced in place."""
-    facts, an, base = analyze_module(parse(text, "t"), engine="embedded")
+def flipped(text: str, pick) -> list:
+    """Oneshot's out-of-place operands that ``pick`` selects, each forced in place (all
+    other decisions kept): the certificate must reject every such assignment."""
+    _, an, base = analyze_module(parse(text, "t"), engine="embedded")
     out = []
     for u in [u for u in base.order if not base.inplace[u] and pick(an, u)]:
         a = dict(base.inplace)
         a[u] = True
-        py = an.check_assignment(a)
-        dec = an.run(fixed=a)
-        f = all_facts(facts.rows, an, dec)
-        f["call_write"] = []  # the rules derive what the callee writes themselves
-        rel = run(PROG, f, engine="embedded").relations
-        out.append((u, py, rel["conflict"] | rel["nonwritable_written"]))
+        with pytest.raises(CertificateError) as e:
+            analyze_module(parse(text, "t"), engine="embedded", fixed=a)
+        out.append((u, str(e.value)))
     return out
 
 
-def test_recheck_flags_callee_write():
-    """Seed 10: @f0 writes its argument; in place, the call clobbers a value read later.
-    The re-check used to lose call semantics after the first run (call_writes reset,
-    call aliases kept), so optimal kept the call operand in place."""
+def test_certificate_flags_callee_write():
+    """Seed 10: @f0 writes its argument; in place, the call clobbers a value read later."""
     found = flipped(gen_programs.generate(10, 10), lambda an, u: an.name[u[0]] == "func.call")
     assert found
-    for u, py, dl in found:
-        assert any(c.write == u or c.use == u for c, _ in py) and dl
 
 
 @pytest.mark.parametrize("name", sorted(gen_programs.known_miscompile_programs()))
-def test_recheck_flags_miscompile_guards(name):
-    """Forcing any copied operand of the miscompile programs in place is flagged by both
-    re-checks (returned-twice results, carried aliases, yielded constants)."""
-    found = flipped(gen_programs.known_miscompile_programs()[name], lambda an, u: True)
-    assert found
-    for _u, py, dl in found:
-        assert py and dl
+def test_certificate_flags_miscompile_guards(name):
+    """Forcing any copied operand of the miscompile programs in place is rejected by the
+    certificate (returned-twice results, carried aliases, yielded constants)."""
+    assert flipped(gen_programs.known_miscompile_programs()[name], lambda an, u: True)
 
 
 BETTER = """\

@@ -504,7 +504,7 @@ def test_control_parity(name):
 
 def test_execute_region_without_unique_yield_is_rejected():
     """mlir-opt rejects it ("op without unique scf.yield"); so do we, located."""
-    from bufferlog.errors import UserError
+    from bufferlog.core import UserError
 
     text = """func.func @f(%t: tensor<8xf32>, %c: i1, %f: f32, %i: index) -> tensor<8xf32> {
   %r = scf.execute_region -> tensor<8xf32> {

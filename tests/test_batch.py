@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
-from bufferlog.engine import batch as B
 
+from bufferlog.app import batch as B
 from bufferlog.cli import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -150,7 +150,7 @@ def test_figures_match_independent_counts(first_run, corpus):
         assert r["tensor_operands"] == _tensor_operands(text), g
     # analysis figures agree with the analysis' own JSON (bufferlog analyze --format json)
     r = rows["raw_conflict.mlir"]
-    assert r["out_of_place"] >= 1 and r["conflicts_by_kind"].get("raw", 0) >= 1
+    assert r["out_of_place_operands"] >= 1 and r["conflicts_by_kind"].get("raw", 0) >= 1
     assert r["inplace_pct"] is not None and r["engine"] in ("souffle", "embedded")
 
 
@@ -210,7 +210,7 @@ def test_partial_when_bufferize_fails(tmp_path):
         assert r["status"] == "partial" and r["cached"] is bool(n)
         assert "tensor.splat" in r["bufferize_error"] and r["error"] is None
         assert r["bufferize_error_loc"].endswith("gen.mlir:2:3")
-        assert r["ops"] == 3 and r["inplace_pct"] == 100.0 and r["out_of_place"] == 0
+        assert r["ops"] == 3 and r["inplace_pct"] == 100.0 and r["out_of_place_operands"] == 0
         assert all(r[k] is None for k in B.BACKEND_FIGURES)
         assert rows["good.mlir"]["status"] == "ok" and rows["good.mlir"]["copies"] is not None
         assert rep["summary"]["status"] == {"ok": 1, "partial": 1}
@@ -230,7 +230,7 @@ def test_csv_matches_json(first_run, corpus, tmp_path):
     js = _rows(rep)
     for r in rows:
         j = js[Path(r["file"]).name]
-        for k in ("status", "error_loc", "ops", "tensor_operands", "out_of_place", "copies",
+        for k in ("status", "error_loc", "ops", "tensor_operands", "out_of_place_operands", "copies",
                   "bytes_copied", "allocs", "deallocs", "clones", "dealloc_checks"):
             assert r[k] == ("" if j[k] is None else str(j[k])), (k, r, j)
         if j["conflicts_by_kind"] is not None:
@@ -345,41 +345,76 @@ def test_ctrl_c_writes_partial_report(corpus, tmp_path):
     rep = _report(out)
     assert rep["summary"]["interrupted"] is True
     assert rep["summary"]["done"] == 4 < rep["summary"]["files"] == 7
-    assert {r["status"] for r in rep["rows"]} == {"ok"}
+    # every input is listed: the unfinished ones as not_run, with their location
+    assert len(rep["rows"]) == 7 and {r["status"] for r in rep["rows"]} == {"ok", "not_run"}
+    not_run = sorted(Path(r["file"]).name for r in rep["rows"] if r["status"] == "not_run")
+    assert not_run == ["zz_slow0.mlir", "zz_slow1.mlir", "zz_slow2.mlir"]
+    assert all(r["error_loc"] == r["file"] for r in rep["rows"] if r["status"] == "not_run")
 
 
 CHROMIUM = shutil.which("chromium")
 
 
+def _chromium(*args: str) -> subprocess.CompletedProcess:
+    profile = tempfile.mkdtemp()
+    try:
+        return subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--no-first-run", f"--user-data-dir={profile}", "--window-size=1280,2400", *args],
+            capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed")
 def test_html_renders_in_headless_chromium(first_run, corpus, tmp_path):
     out = tmp_path / "report.html"
-    rc = _run([str(corpus), "--no-cache", "--report", str(out)])
+    args = [str(corpus), "--no-cache", "--report", str(out)]
+    if MLIR_OPT:
+        args += ["--compare", "mlir-opt"]
+    rc = _run(args)
     assert rc == 1
     html = out.read_text()
     assert "http://" not in html.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in html and "<link" not in html
     assert (tmp_path / "report_files").is_dir()
-    profile = tempfile.mkdtemp()
-    try:
-        dom = subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--no-first-run", f"--user-data-dir={profile}", "--dump-dom", out.as_uri()],
-            capture_output=True, text=True, timeout=120).stdout
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
+    dom = _chromium("--dump-dom", out.as_uri()).stdout
     assert 'data-rendered="1"' in dom
     assert len(re.findall(r'<tr class="row st-', dom)) == 8
     assert len(re.findall(r'<tr class="row st-error"', dom)) == 3
-    # plots drawn by the page's script: bars, points, conflict kinds
-    assert re.search(r'<svg[^>]*id="svg-copies"', dom) and "<rect" in dom
-    assert re.search(r'<svg[^>]*id="svg-time"', dom) and "<circle" in dom
+    # at 1280 px the file table fits its box and the page does not scroll sideways
+    width = {k: int(v) for k, v in re.findall(r'data-(\w+)-width="(\d+)"', dom)}
+    assert width["table"] <= width["wrap"] + 1 and width["page"] <= width["viewport"], width
+    # the header names the engine that ran, not only the option
+    assert "engine that ran: embedded" in dom or "engine that ran: souffle" in dom
+    # plots: labelled with file names and axis ticks
+    svg = re.search(r'<svg[^>]*id="svg-copies".*?</svg>', dom, re.S).group(0)
+    assert "raw_conflict.mlir" in svg and 'class="tick"' in svg
+    time_svg = re.search(r'<svg[^>]*id="svg-time".*?</svg>', dom, re.S).group(0)
+    assert "<circle" in time_svg and len(re.findall(r'class="tick"', time_svg)) >= 6
     assert re.search(r'<svg[^>]*id="svg-conflicts"', dom)
-    # files link to their explain output, which exists next to the report
+    # where the copies come from: bytes by cause and by op pair
+    kinds = re.search(r'<svg[^>]*id="svg-kinds".*?</svg>', dom, re.S).group(0)
+    assert "read-after-write" in kinds
+    assert re.search(r'<svg[^>]*id="svg-pairs"', dom)
+    # totals side by side with mlir-opt's and the delta
+    if MLIR_OPT:
+        assert "<th>mlir-opt</th><th>\u0394 bufferlog \u2212 mlir-opt</th>" in dom
+        row = re.search(r"<tr[^>]*><td>copies</td><td>(\d+)</td><td>(\d+)</td><td[^>]*>([^<]*)</td>", dom)
+        assert row, "no copies row in the totals"
+        mine, theirs, delta = int(row[1]), int(row[2]), row[3]
+        assert delta == ("0" if mine == theirs else f"{mine - theirs:+d}")
+    # each file links to its page, which explains every copy
     links = re.findall(r'<a href="(report_files/[^"]+)"', dom)
-    assert links and all((tmp_path / link).is_file() for link in links)
-    assert "read-after-write" in (tmp_path / next(x for x in links if "raw_conflict" in x)).read_text()
+    assert len(links) == 8 and all((tmp_path / link).is_file() for link in links)
+    page = (tmp_path / next(x for x in links if "raw_conflict" in x)).read_text()
+    assert "read-after-write" in page and "copy 1:" in page
+    # the screenshot a person would look at
+    shot = tmp_path / "report.png"
+    _chromium("--hide-scrollbars", f"--screenshot={shot}", out.as_uri())
+    assert shot.is_file() and shot.stat().st_size > 10_000
+    shutil.copy(shot, Path(tempfile.gettempdir()) / "bufferlog-report.png")
 
 
 @pytest.mark.oracle
@@ -401,10 +436,54 @@ def test_compare_mlir_opt(corpus, tmp_path):
 
 
 def test_bad_arguments():
-    from bufferlog.errors import UserError
+    from bufferlog.core import UserError
 
     with pytest.raises(UserError):
         B.discover(["/nonexistent/dir/x.mlir"])
     assert main(["batch", "-q", "/nonexistent/x.mlir"]) == 1
     assert main(["batch", "-q", str(CORPUS), "--report", "out.xml"]) == 1
     assert os.path.exists(str(CORPUS))
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux /proc")
+def test_max_memory_kills_only_that_worker(corpus, tmp_path):
+    d = tmp_path / "m"
+    d.mkdir()
+    for g in ("raw_conflict.mlir", "maybe_copy.mlir"):
+        shutil.copy(corpus / "good" / g, d / g)
+    shutil.copy(corpus / "good" / "raw_conflict.mlir", d / "aa_big.mlir")  # runs first
+    out = tmp_path / "r.json"
+    rc = _run([str(d), "-j", "1", "--no-cache", "--max-memory", "500M", "--debug-alloc",
+               "aa_big*", "900", "--report", str(out)])
+    rows = _rows(_report(out))
+    assert rc == 1
+    assert rows["aa_big.mlir"]["status"] == "out-of-memory"
+    assert "over --max-memory 500 MiB" in rows["aa_big.mlir"]["error"]
+    assert rows["aa_big.mlir"]["error_loc"].endswith("aa_big.mlir")
+    # the pool survived: the same single worker slot went on with the other files
+    assert rows["raw_conflict.mlir"]["status"] == rows["maybe_copy.mlir"]["status"] == "ok"
+
+
+def test_internal_error_row_is_located_and_never_cached(monkeypatch, tmp_path):
+    from bufferlog import api
+
+    f = tmp_path / "deep.mlir"
+    f.write_text("func.func @f() {\n  return\n}\n")
+
+    def too_deep(*a, **k):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(api, "analyze", too_deep)
+    row = B.analyze_file(str(f))
+    assert row["status"] == "internal_error" and "RecursionError" in row["error"]
+    assert row["error_loc"] == str(f)
+    cache = B.ResultCache(tmp_path / "cache")
+    cache.put("k" * 64, row)
+    assert cache.get("k" * 64) is None
+    monkeypatch.undo()
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f() {\n  foo.bar\n}\n")
+    row = B.analyze_file(str(bad))
+    assert row["status"] == "error" and row["error_loc"] == f"{bad}:2:3"
+    cache.put("e" * 64, row)
+    assert cache.get("e" * 64) == row  # the input's own fault is cached

@@ -27,7 +27,7 @@ from bufferlog.frontend.printer import print_module  # noqa: E402
 from conftest import CORPUS_FILES, shared_dir  # noqa: E402
 from gen_programs import generate  # noqa: E402
 
-from bufferlog.errors import UserError  # noqa: E402
+from bufferlog.core import UserError  # noqa: E402
 
 needs_runner = pytest.mark.skipif(not oracle.available(run=True), reason="mlir-opt/mlir-runner missing")
 SEEDS_DIR = shared_dir() / "corpus" / "seeds"

@@ -22,7 +22,7 @@ from bufferlog.backend.bufferize import bufferize
 from bufferlog.frontend.parser import parse
 from bufferlog.frontend.printer import print_module
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 needs_runner = pytest.mark.skipif(not oracle.available(run=True),
                                   reason="mlir-opt/mlir-runner missing")

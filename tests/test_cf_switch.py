@@ -22,7 +22,7 @@ from bufferlog.frontend.printer import print_module
 from test_analysis_parity import oracle as analysis_oracle
 from test_analysis_parity import ours as analysis_ours
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 needs_runner = pytest.mark.skipif(not oracle.available(run=True),
                                   reason="mlir-opt/mlir-runner missing")

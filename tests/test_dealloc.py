@@ -17,7 +17,7 @@ from bufferlog.backend.dealloc import deallocate  # noqa: E402
 from bufferlog.frontend.parser import parse  # noqa: E402
 from bufferlog.frontend.printer import print_module  # noqa: E402
 
-from bufferlog.errors import UserError  # noqa: E402
+from bufferlog.core import UserError  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SEEDS = oracle.SHARED / "corpus" / "seeds"

@@ -61,7 +61,7 @@ def test_error_subprocess_stdin(name: str, text: str, pos: str, frag: str) -> No
     r = subprocess.run([str(EXE), "print", "-"], input=text, capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 1
-    assert r.stderr.startswith(f"-:{pos}: error: "), r.stderr
+    assert r.stderr.startswith(f"<stdin>:{pos}: error: "), r.stderr
     assert frag in r.stderr
     assert "Traceback" not in r.stderr
     assert r.stdout == ""

@@ -28,7 +28,7 @@ from bufferlog.frontend.verify import _dominators
 from conftest import CORPUS_FILES
 
 from bufferlog.cli import main
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 _ERR = re.compile(r"<stdin>:(\d+):(\d+): error: (.*)")
 

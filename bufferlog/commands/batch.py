@@ -1,5 +1,5 @@
 """``bufferlog batch PATH... [--jobs N] [--timeout S] [--report OUT.json|csv|html]``:
-analyse a corpus, one row per file (see ``bufferlog.engine.batch.COLUMNS``)."""
+analyse a corpus, one row per file (see ``bufferlog.app.batch.COLUMNS``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 
 def register(sub) -> None:
@@ -20,6 +20,9 @@ def register(sub) -> None:
                    help="parallel worker processes (default: CPU count)")
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help="per-file time limit in seconds; the file's worker is killed")
+    p.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
+                   help="resident memory limit per worker, e.g. 2G or 500M; a worker over it is "
+                        "killed and replaced, its file becomes an out-of-memory row")
     p.add_argument("--report", metavar="OUT", help="report file: .json, .csv or .html")
     p.add_argument("--compare", choices=["mlir-opt"], default=None,
                    help="also run mlir-opt-22 on every file and report its figures alongside")
@@ -34,14 +37,29 @@ def register(sub) -> None:
     p.add_argument("--scheduler", metavar="ADDR",
                    help="Dask scheduler address (default with --executor dask: a LocalCluster)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
-    # Test-only fault injection: sleep SECONDS in files whose name matches GLOB.
+    # Test-only fault injection: sleep SECONDS, or hold MIB of memory, in files matching GLOB.
     p.add_argument("--debug-sleep", nargs=2, metavar=("GLOB", "SECONDS"), help=argparse.SUPPRESS)
+    p.add_argument("--debug-alloc", nargs=2, metavar=("GLOB", "MIB"), help=argparse.SUPPRESS)
     p.set_defaults(func=run)
 
 
+def memory_size(text: str) -> int:
+    """``2G``, ``500M``, ``64K`` or bytes -> bytes (argparse type)."""
+    units = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    s = text.strip().upper().removesuffix("B").removesuffix("I")
+    num, unit = (s[:-1], s[-1]) if s and s[-1] in units else (s, "")
+    try:
+        value = float(num) * units[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a memory size: '{text}' (e.g. 2G, 500M)") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return int(value)
+
+
 def run(args) -> int:
-    from bufferlog.engine import batch as B
-    from bufferlog.engine.report import report_format, write_report
+    from bufferlog.app import batch as B
+    from bufferlog.app.report import report_format, write_report
 
     if args.jobs < 1:
         raise UserError("--jobs must be at least 1")
@@ -57,8 +75,11 @@ def run(args) -> int:
     opts = B.BatchOptions(
         engine=args.engine, rules_dir=args.rules, strategy=args.strategy,
         compare=args.compare, mlir_opt=args.mlir_opt, timeout=args.timeout,
+        max_memory=args.max_memory,
         debug_sleep={"pattern": args.debug_sleep[0], "seconds": float(args.debug_sleep[1])}
-        if args.debug_sleep else None)
+        if args.debug_sleep else None,
+        debug_alloc={"pattern": args.debug_alloc[0], "mib": int(args.debug_alloc[1])}
+        if args.debug_alloc else None)
     cache = None if args.no_cache else B.ResultCache(args.cache_dir or B.default_cache_dir())
     if args.executor == "dask":
         executor = B.DaskExecutor(args.scheduler, args.jobs)
@@ -77,7 +98,7 @@ def run(args) -> int:
     if not args.report and not args.quiet:
         _print_table(res.rows)
     if res.interrupted:
-        print("error: interrupted; the report holds the files done so far", file=sys.stderr)
+        print("error: interrupted; the report lists every file, those not done as not_run", file=sys.stderr)
         # the workers are stopped and the report is written: leave without the
         # interpreter's exit-time joins of multiprocessing helpers, which a second Ctrl-C
         # or a stuck helper could otherwise turn into a hang

@@ -4,7 +4,8 @@ rewrite tensor IR into memref IR from the in-place decisions, then insert deallo
 
 from __future__ import annotations
 
-from bufferlog.commands import add_io, read_input, write_output
+from bufferlog.commands import add_engine, add_io, add_rules, run_on_input
+from bufferlog.commands.analyze import add_stats, print_stats
 
 
 def register(sub) -> None:
@@ -17,18 +18,20 @@ def register(sub) -> None:
                    choices=("identity-layout-map", "fully-dynamic-layout-map"),
                    default="identity-layout-map",
                    help="memref layout of tensor function arguments and results")
-    p.add_argument("--engine", choices=("auto", "souffle", "embedded"), default="auto")
-    p.add_argument("--rules", metavar="DIR", help="extra/overriding rule files (e.g. semantics of your own ops)")
+    add_engine(p)
+    add_rules(p)
+    add_stats(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from bufferlog.backend.bufferize import bufferize
-    from bufferlog.frontend.parser import parse
-    from bufferlog.frontend.printer import print_module
+    from bufferlog.api import bufferize, figures_row, parse
 
-    name, text = read_input(args.file)
-    m = bufferize(parse(text, name), args.strategy, not args.no_dealloc, args.layout, args.engine,
-                  rules_dir=args.rules)
-    write_output(args.output, print_module(m))
-    return 0
+    def work(text: str, name: str) -> str:
+        b = bufferize(parse(text, name), strategy=args.strategy, dealloc=not args.no_dealloc,
+                      layout=args.layout, engine=args.engine, rules=args.rules)
+        if args.stats:
+            print_stats(figures_row(b.analysis, b))
+        return b.text
+
+    return run_on_input(args, work)

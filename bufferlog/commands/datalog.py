@@ -1,7 +1,10 @@
-"""``bufferlog datalog run|explain``: generic engine access to any Soufflé-subset program.
+"""``bufferlog datalog run|explain``: generic engine access to any Soufflé-subset program,
+with Soufflé's flags: ``-F`` facts directory (every ``.input`` relation needs its
+``<rel>.facts``, empty for none), ``-D`` output directory, ``-I`` include directories
+(``#include "schema.dl"`` finds the shipped schema).
 
-    bufferlog datalog run PROGRAM.dl --facts DIR [-D OUT] [--engine E] [--timeout S]
-    bufferlog datalog explain PROGRAM.dl --facts DIR 'rel("a",1)' [--why-not]
+    bufferlog datalog run PROGRAM.dl -F DIR [-D OUT] [-I DIR]... [--engine E] [--timeout S]
+    bufferlog datalog explain PROGRAM.dl -F DIR 'rel("a",1)' [--why-not]
                               [--format json|text] [--depth N]
 """
 
@@ -12,13 +15,18 @@ import json
 import sys
 from pathlib import Path
 
+from bufferlog.core import UserError
 from bufferlog.engine import ENGINES, Program, explain, render_text, run, why_not
 from bufferlog.engine.facts_io import write_table
 
 
 def _common(q: argparse.ArgumentParser) -> None:
     q.add_argument("program", metavar="PROGRAM.dl")
-    q.add_argument("--facts", metavar="DIR", help="directory of <rel>.facts TSV files")
+    q.add_argument("-F", "--facts", metavar="DIR",
+                   help="directory of <rel>.facts TSV files (one per .input relation)")
+    q.add_argument("-I", "--include-dir", action="append", default=[], metavar="DIR",
+                   help="where #include looks after the including file's directory "
+                        "(repeatable; the shipped rules come last)")
     q.add_argument("--rules", metavar="DIR", help="rule files that add to or override PROGRAM's")
     q.add_argument("--engine", choices=ENGINES, default="auto")
     q.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds")
@@ -44,14 +52,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    prog = Program.load(args.program, args.rules)
+    prog = Program.load(args.program, args.rules, args.include_dir)
     res = run(prog, args.facts, engine=args.engine, timeout=args.timeout, jobs=args.jobs,
               compiled=args.compiled)
     if args.output_dir:
         out = Path(args.output_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        for rel, rows in res.relations.items():
-            write_table(out / f"{rel}.csv", rel, sorted(rows))
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for rel, rows in res.relations.items():
+                write_table(out / f"{rel}.csv", rel, sorted(rows))
+        except OSError as e:
+            raise UserError(f"cannot write to -D {out}: {e.strerror or e}") from None
     else:
         for rel, rows in res.relations.items():
             print(f"{rel}: {len(rows)} tuple(s)")
@@ -62,7 +73,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    prog = Program.load(args.program, args.rules)
+    prog = Program.load(args.program, args.rules, args.include_dir)
     if args.why_not:
         res = why_not(prog, args.facts, args.tuple, engine=args.engine, timeout=args.timeout)
     else:

@@ -3,9 +3,10 @@ insert buffer deallocations into memref IR (ownership-based, derived by rules)."
 
 from __future__ import annotations
 
-import sys
+from dataclasses import asdict
 
-from bufferlog.commands import add_io, read_input, write_output
+from bufferlog.commands import add_engine, add_io, run_on_input
+from bufferlog.commands.analyze import print_stats
 
 
 def register(sub) -> None:
@@ -15,22 +16,19 @@ def register(sub) -> None:
                    default="memref-dealloc",
                    help="memref.dealloc / scf.if-guarded deallocs (default), or "
                         "bufferization.dealloc ops for mlir-opt's lowering")
-    p.add_argument("--engine", choices=["auto", "souffle", "embedded"], default="auto",
-                   help="Datalog engine")
-    p.add_argument("--stats", action="store_true", help="print dealloc statistics on stderr")
+    add_engine(p)
+    p.add_argument("--stats", action="store_true",
+                   help="print what was inserted and the output figures on stderr")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from bufferlog.backend.dealloc import deallocate
-    from bufferlog.frontend.parser import parse
-    from bufferlog.frontend.printer import print_module
+    from bufferlog.api import deallocate, parse
 
-    name, text = read_input(args.file)
-    m = parse(text, name)
-    st = deallocate(m, args.emit, args.engine)
-    write_output(args.output, print_module(m))
-    if args.stats:
-        print(f"deallocs: static={st.static} conditional={st.conditional} runtime={st.runtime} "
-              f"clones={st.clones} indicators={st.indicators} folded={st.folded}", file=sys.stderr)
-    return 0
+    def work(text: str, name: str) -> str:
+        d = deallocate(parse(text, name), emit=args.emit, engine=args.engine)
+        if args.stats:
+            print_stats({**asdict(d.stats), **asdict(d.figures)})
+        return d.text
+
+    return run_on_input(args, work)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from bufferlog.commands import add_io, read_input, write_output
+from bufferlog.commands import add_io, run_on_input
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,10 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bufferlog.frontend.parser import parse
+    from bufferlog.api import parse
     from bufferlog.frontend.printer import print_module
 
-    name, text = read_input(args.file)
-    module = parse(text, name)
-    write_output(args.output, print_module(module, generic=args.generic))
-    return 0
+    return run_on_input(args, lambda text, name: print_module(parse(text, name),
+                                                              generic=args.generic))

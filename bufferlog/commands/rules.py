@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bufferlog.engine import Program, check
+from bufferlog.core import UserError
+from bufferlog.core.source import caret_lines
+from bufferlog.engine import SHIPPED_RULES, Program, check
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,9 +33,12 @@ def _load(args: argparse.Namespace) -> Program:
 
 def _check(args: argparse.Namespace) -> int:
     prog = _load(args)
+    if not prog.files and not prog.errors:
+        where = args.program or SHIPPED_RULES
+        raise UserError(f"no rule files found (looked in {where})")
     diags = check(prog)
     for d in diags:
-        print(d, file=sys.stderr)
+        print("\n".join([str(d), *caret_lines(d.loc, {})]), file=sys.stderr)
     errors = sum(d.severity == "error" for d in diags)
     if errors:
         print(f"{errors} error(s)", file=sys.stderr)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 from ..attrs import (
     AffineMapAttr,

@@ -129,3 +129,13 @@ def test_cli_rules_list_shows_doc_comments(tmp_path, capsys):
 
 def test_shipped_rules_check_clean():
     assert [d for d in check(Program.shipped()) if d.severity == "error"] == []
+
+
+def test_rules_check_fails_without_rule_files(tmp_path, monkeypatch, capsys):
+    from bufferlog.cli import main
+    from bufferlog.commands import rules as rules_cmd
+
+    monkeypatch.setattr(rules_cmd, "SHIPPED_RULES", tmp_path)
+    monkeypatch.setattr(rules_cmd.Program, "shipped", classmethod(lambda cls, rd=None: cls()))
+    assert main(["rules", "check"]) == 1
+    assert "no rule files found" in capsys.readouterr().err

@@ -7,7 +7,7 @@ import pytest
 from bufferlog.engine import EngineError, MalformedFacts, Program, run
 
 from bufferlog.cli import main
-from bufferlog.errors import UserError
+from bufferlog.core import UserError
 
 COUNTER = """\
 .decl n(x: number)

@@ -36,13 +36,15 @@ import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
 from typing import Any
 
 from bufferlog import __version__
-from bufferlog.errors import UserError
+from bufferlog.api import OutputFigures
+from bufferlog.core import InternalError, UserError, rules_dir
+from bufferlog.core.source import decode
 
 # ---------------------------------------------------------------------------------
 # Row schema
@@ -52,7 +54,7 @@ from bufferlog.errors import UserError
 @dataclass(frozen=True)
 class Column:
     name: str
-    type: str  # "str" | "int" | "float" | "bool" | "dict"
+    type: str  # "str" | "int" | "float" | "bool" | "dict" | "list"
     doc: str
 
 
@@ -65,20 +67,23 @@ STATUSES = {
     "internal_error": "bufferlog itself failed on this file (a bug): see error",
     "timeout": "the file exceeded --timeout; its worker was killed",
     "crash": "the worker process died (signal or exit) while on this file",
+    "out-of-memory": "the file's worker went over --max-memory and was killed (or Python "
+                     "ran out of memory)",
+    "not_run": "the batch was interrupted before this file was done",
 }
 
 COLUMNS: list[Column] = [
     Column("file", "str", "path of the input file as discovered"),
     Column("status", "str", "one of: " + ", ".join(STATUSES)),
     Column("error", "str", "error message (status != ok)"),
-    Column("error_loc", "str", "file:line:col of the error, when known"),
+    Column("error_loc", "str", "file:line:col of the error; the file itself when the error has no line (unreadable, timeout, crash, internal error)"),
     Column("ops", "int", "operations as written in the file (not the top-level builtin.module, nor the implicit payload bodies of named linalg ops)"),
     Column("tensor_operands", "int", "operand uses whose value has a tensor type"),
     Column("written_operands", "int", "tensor operands the op writes (rules/ops.dl `writes`)"),
     Column("inplace_operands", "int", "tensor operands the analysis bufferizes in place"),
     Column("inplace_pct", "float", "100 * in-place / decided tensor operands"),
-    Column("out_of_place", "int", "tensor operands the analysis puts out of place (each needs a new buffer, usually alloc + copy); null for memref inputs"),
-    Column("out_of_place_bytes", "int", "static bytes of those operands (null if any has a dynamic shape)"),
+    Column("out_of_place_operands", "int", "tensor operands the analysis puts out of place: each gets a new buffer, plus a copy only if its op reads the old contents (so copies can be fewer); null for memref inputs"),
+    Column("out_of_place_bytes", "int", "static bytes of those new buffers (null if any has a dynamic shape)"),
     Column("copies", "int", "memref.copy + linalg.copy in the output of bufferize + dealloc (tensor inputs) or dealloc (memref inputs); null if that failed"),
     Column("bytes_copied", "int", "static bytes of those copies (null if any has a dynamic shape)"),
     Column("allocs", "int", "memref.alloc / memref.realloc of data buffers in that output"),
@@ -87,9 +92,10 @@ COLUMNS: list[Column] = [
     Column("clones", "int", "bufferization.clone ops in that output"),
     Column("guarded_deallocs", "int", "memref.dealloc directly inside an scf.if (freed on a runtime condition)"),
     Column("dealloc_helper_calls", "int", "calls to @dealloc_helper* (runtime alias checks of lowered bufferization.dealloc)"),
+    Column("copies_by_cause", "list", "the copies grouped by cause: kind (raw, not_writable, parallel, strategy, op = the op's own bufferization), writer and reader op, count and static bytes"),
     Column("bufferize_error", "str", "why the backend failed on this file (status partial)"),
     Column("bufferize_error_loc", "str", "file:line:col of the backend error, when known"),
-    Column("conflicts", "int", "conflicts the analysis found (total)"),
+    Column("conflicts", "int", "conflicts behind out-of-place decisions (one per such operand)"),
     Column("conflicts_by_kind", "dict", "conflicts per kind, e.g. {\"raw\": 2, \"not_writable\": 1}"),
     Column("analysis_s", "float", "wall seconds spent in analyze_file for this file"),
     Column("engine", "str", "Datalog engine that ran (souffle / embedded); null if none ran"),
@@ -114,13 +120,12 @@ COMPARE_COLUMNS: list[Column] = [
 
 COLUMN_NAMES = [c.name for c in COLUMNS]
 
-# The backend figures of a row (from backend/quality.py count_figures); with --compare
-# each has an mlir_opt_<name> twin counted the same way on mlir-opt's output.
-BACKEND_FIGURES = ["copies", "bytes_copied", "allocs", "deallocs", "dealloc_checks", "clones",
-                   "guarded_deallocs", "dealloc_helper_calls"]
+# The backend figures of a row (bufferlog.api.OutputFigures); with --compare each has an
+# mlir_opt_<name> twin counted the same way on mlir-opt's output.
+BACKEND_FIGURES = list(OutputFigures.__dataclass_fields__)
 
 # Bumped whenever the meaning of a row changes, so cached rows of an older schema miss.
-ROW_SCHEMA = 2
+ROW_SCHEMA = 3
 
 
 def empty_row(path: str, compare: bool = False) -> dict[str, Any]:
@@ -154,14 +159,19 @@ class BatchOptions:
     compare: str | None = None  # "mlir-opt"
     mlir_opt: str = "mlir-opt-22"
     timeout: float | None = None
+    max_memory: int | None = None  # bytes of resident memory per worker (local executor)
     explain: bool = True
-    # Test-only fault injection: {"pattern": glob on the file name, "seconds": s}.
+    # Test-only fault injection: {"pattern": glob on the file name, "seconds": s} /
+    # {"pattern": ..., "mib": n} (hold n MiB of memory for 3 s).
     debug_sleep: dict | None = None
+    debug_alloc: dict | None = None
 
     def key_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
         d.pop("timeout")
+        d.pop("max_memory")
         d.pop("debug_sleep")
+        d.pop("debug_alloc")
         d["rules_dir"] = str(Path(self.rules_dir).resolve()) if self.rules_dir else None
         return d
 
@@ -228,14 +238,10 @@ def default_cache_dir() -> Path:
     return Path(base) / "bufferlog"
 
 
-def shipped_rules_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "rules"
-
-
-def rules_hash(rules_dir: str | None = None) -> str:
+def rules_hash(overlay: str | None = None) -> str:
     """Hash of every shipped ``rules/*.dl`` plus the ``--rules`` overlay's ``*.dl``."""
     h = hashlib.sha256()
-    for label, d in (("shipped", shipped_rules_dir()), ("overlay", rules_dir)):
+    for label, d in (("shipped", rules_dir()), ("overlay", overlay)):
         if not d or not Path(d).is_dir():
             continue
         for f in sorted(Path(d).rglob("*.dl")):
@@ -289,12 +295,6 @@ class ResultCache:
 # ---------------------------------------------------------------------------------
 
 
-def _byte_loc(path: str, data: bytes, offset: int) -> str:
-    line = data.count(b"\n", 0, offset) + 1
-    col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
-    return f"{path}:{line}:{col}"
-
-
 _COMMENT_ONLY = re.compile(r"\A(\s|//[^\n]*)*\Z")
 
 
@@ -314,24 +314,27 @@ def analyze_file(path: str, options: BatchOptions | dict | None = None,
             data = Path(path).read_bytes()
         if options.debug_sleep and fnmatch.fnmatch(Path(path).name, options.debug_sleep["pattern"]):
             time.sleep(float(options.debug_sleep["seconds"]))
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise UserError(f"not UTF-8 text ({e.reason} at byte {e.start})",
-                            _byte_loc(path, data, e.start)) from None
+        if options.debug_alloc and fnmatch.fnmatch(Path(path).name, options.debug_alloc["pattern"]):
+            ballast = bytearray(int(options.debug_alloc["mib"]) << 20)
+            ballast[::4096] = b"\1" * len(range(0, len(ballast), 4096))  # make it resident
+            time.sleep(3)
+            del ballast
+        text = decode(data, path)
         if _COMMENT_ONLY.match(text):
             row.update(status="empty", ops=0, tensor_operands=0)
         else:
             _analyze_text(path, text, options, row)
             row["status"] = "partial" if row.get("bufferize_error") else "ok"
     except UserError as e:
-        row.update(status="error", error=e.message, error_loc=str(e.loc) if e.loc else None)
-    except RecursionError:
-        row.update(status="error", error="input nested too deeply for the parser")
+        row.update(status="error", error=e.message, error_loc=str(e.loc) if e.loc else path)
     except OSError as e:
-        row.update(status="error", error=f"cannot read: {e.strerror or e}")
-    except Exception as e:  # a bug in bufferlog: report it, keep going
-        row.update(status="internal_error", error=f"{type(e).__name__}: {e}")
+        row.update(status="error", error=f"cannot read: {e.strerror or e}", error_loc=path)
+    except MemoryError:
+        row.update(status="out-of-memory", error="out of memory", error_loc=path)
+    except Exception as e:  # a bug in bufferlog (InternalError, RecursionError, ...): keep going
+        cause = e.__cause__ if isinstance(e, InternalError) and e.__cause__ else e
+        row.update(status="internal_error", error=f"{type(cause).__name__}: {cause}",
+                   error_loc=path)
     row["analysis_s"] = round(time.perf_counter() - t0, 6)
     if options.compare == "mlir-opt" and text is not None:
         row.update(mlir_opt_figures(text, options.mlir_opt))
@@ -339,137 +342,103 @@ def analyze_file(path: str, options: BatchOptions | dict | None = None,
 
 
 def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> None:
-    """Fill ``row`` from the product APIs available in this build."""
-    from bufferlog.frontend import types as T
-    from bufferlog.frontend.parser import parse
-
-    module = parse(text, path)
-    top = module.module_op
-    ops = [op for op in module.walk() if op is not top]
-    row["ops"] = len(ops)
-    row["tensor_operands"] = sum(1 for op in ops for v in op.operands if T.is_tensor(v.type))
-    _fill_analysis(module, options, row)
-
-
-def _fill_analysis(module: Any, options: BatchOptions, row: dict) -> None:
-    """In-place decisions and conflicts from the One-Shot analysis
-    (``engine.oneshot.analyze_module``), then the backend figures (:func:`_fill_backend`).
-    A figure with no producing API in this build stays null."""
+    """Fill ``row`` through the Python API: the analysis figures, then the backend's
+    (``bufferize`` + dealloc of a tensor input, reusing the analysis, or ``deallocate``
+    of a memref input) and the explanation of every copy in its output. A backend that
+    rejects the file leaves its figures null and sets ``bufferize_error`` (the row's
+    status becomes ``partial``); a bug there is an internal error of the whole row."""
+    from bufferlog import api
     from bufferlog.frontend import types as T
 
-    from .oneshot import analyze_module, operand_annotations
-    from .run import resolve_engine
-
-    row["engine"] = resolve_engine(options.engine)
-    facts, an, dec = analyze_module(module, options.strategy, options.engine, options.rules_dir)
-    row["written_operands"] = len(an.writes & set(an.tuse))
-    decided = [x for vals in operand_annotations(an, dec).values() for x in vals if x != "none"]
-    row["inplace_operands"] = decided.count("true")
-    if decided:
-        row["inplace_pct"] = round(100.0 * decided.count("true") / len(decided), 2)
-    out_of_place = [u for u in dec.order if dec.inplace.get(u) is False]
-    row["out_of_place"] = len(out_of_place)
-    sizes = [an.bytes.get(an.tuse[u]) for u in out_of_place]
-    row["out_of_place_bytes"] = None if None in sizes else sum(sizes)
-    kinds = Counter(c.kind.replace("-", "_") for c in dec.conflicts.values())
-    row["conflicts"] = sum(kinds.values())
-    row["conflicts_by_kind"] = dict(sorted(kinds.items()))
-    if options.explain:
-        row["_explain"] = explain_copies(an, dec, out_of_place)
+    module = api.parse(text, path)
+    a = api.analyze(module, strategy=options.strategy, engine=options.engine,
+                    rules=options.rules_dir)
+    row.update(asdict(a.figures), engine=a.engine)
     has_tensors = any(T.is_tensor(v.type) for op in module.walk() for v in op.results) or \
         any(T.is_tensor(v.type) for op in module.walk() for r in op.regions
             for b in r.blocks for v in b.args)
     if not has_tensors:  # memref IR: the dealloc backend applies directly
-        row.pop("_explain", None)  # no tensor copies to explain
-        row.update(out_of_place=None, out_of_place_bytes=None)
-    _fill_backend(module, (facts, an, dec), has_tensors, options, row)
-
-
-def _fill_backend(module: Any, analysis: tuple, has_tensors: bool, options: BatchOptions,
-                  row: dict) -> None:
-    """The backend figures: ``bufferize`` (+ dealloc) of a tensor input, reusing the
-    analysis just made, or ``deallocate`` of a memref input; the output is counted by
-    :func:`bufferlog.backend.quality.count_figures`. Rewrites ``module`` in place. A
-    failure leaves them null and sets ``bufferize_error`` (the row's status becomes
-    ``partial``)."""
-    from bufferlog.backend.quality import count_figures
-
+        row.update(out_of_place_operands=None, out_of_place_bytes=None)
     try:
         if has_tensors:
-            from bufferlog.backend.bufferize import bufferize
-
-            module = bufferize(module, options.strategy, True, engine=options.engine,
-                               rules_dir=options.rules_dir, analysis=analysis)
+            b = api.bufferize(module, analysis=a, engine=options.engine, rules=options.rules_dir)
         else:
-            from bufferlog.backend.dealloc import deallocate
-
-            deallocate(module, engine=options.engine)
-        row.update(backend_row(count_figures(module)))
+            b = api.deallocate(module, engine=options.engine)
     except UserError as e:
-        row.update(bufferize_error=e.message, bufferize_error_loc=str(e.loc) if e.loc else None)
-    except RecursionError:
-        row["bufferize_error"] = "input nested too deeply for the backend"
-    except Exception as e:  # a backend bug: keep the analysis figures, report it
-        row["bufferize_error"] = f"internal error: {type(e).__name__}: {e}"
+        row.update(bufferize_error=e.message, bufferize_error_loc=str(e.loc) if e.loc else path)
+        return
+    row.update(asdict(b.figures))
+    copies = getattr(b, "copies", [])
+    row["copies_by_cause"] = copies_by_cause(copies)
+    if options.explain:
+        row["_explain"] = explain_copies(path, a, copies)
 
 
-def backend_row(figs: dict[str, int]) -> dict[str, int | None]:
-    """Row values of :data:`BACKEND_FIGURES` from ``count_figures`` output
-    (``bytes_copied`` is null when any copy has a dynamic shape)."""
-    out: dict[str, int | None] = {k: figs[k] for k in BACKEND_FIGURES}
-    if figs["dynamic_copies"]:
-        out["bytes_copied"] = None
-    return out
-
-
-def explain_copies(an: Any, dec: Any, out_of_place: list) -> str:
-    """Why each out-of-place operand is copied, from the analysis' conflict records."""
-
-    def loc(o: int) -> str:
-        f, ln, c = an.loc.get(o, ("?", 0, 0))
-        return f"{f}:{ln}:{c}"
-
-    def use(u: tuple | None) -> str:
-        if u is None:
-            return "?"
-        return f"operand #{u[1]} of {an.name.get(u[0], '?')} at {loc(u[0])}"
-
-    lines = [f"{len(out_of_place)} copies (out-of-place tensor operands)", ""]
-    for n, u in enumerate(out_of_place, 1):
-        lines.append(f"copy {n}: {use(u)}")
-        b = an.bytes.get(an.tuse.get(u))
-        lines.append(f"  bytes: {b if b is not None else 'dynamic'}")
-        c = dec.conflicts.get(u)
-        if c is None:
-            lines.append("  reason: not recorded by the analysis")
-        elif c.kind == "raw":
-            lines.append("  reason: read-after-write conflict if bufferized in place")
-            lines.append(f"    definition: value {_value_label(an, c.definition)}")
-            lines.append(f"    conflicting write: {use(c.write)}")
-            lines.append(f"    later read: {use(c.read)}")
-        elif c.kind == "parallel":
-            lines.append("  reason: parallel-region conflict (scf.forall body writes a buffer "
-                         "defined outside it, which is read)")
-            lines.append(f"    definition: value {_value_label(an, c.definition)}")
-            lines.append(f"    write: {use(c.write)}")
+def copies_by_cause(copies: list) -> list[dict]:
+    """The copies of a file grouped by (kind, writer, reader): count and static bytes."""
+    groups: dict[tuple, dict] = {}
+    for c in copies:
+        key = (c.kind, *c.pattern)
+        g = groups.setdefault(key, {"kind": key[0], "writer": key[1], "reader": key[2],
+                                    "copies": 0, "bytes": 0, "dynamic": 0})
+        g["copies"] += 1
+        if c.bytes is None:
+            g["dynamic"] += 1
         else:
-            lines.append(f"  reason: {c.kind} (in-place would write a read-only buffer)")
-            if c.definition is not None:
-                lines.append(f"    buffer of: value {_value_label(an, c.definition)}")
+            g["bytes"] += c.bytes
+    return sorted(groups.values(), key=lambda g: (-g["bytes"], g["kind"], g["writer"]))
+
+
+def explain_copies(path: str, a: Any, copies: list) -> str:
+    """Every copy of the bufferized output with its cause, then the out-of-place
+    operands that needed a new buffer but no copy. The totals are the row's."""
+    total = [c.bytes for c in copies]
+    nbytes = "dynamic" if None in total else f"{sum(total)} bytes"
+    f = a.figures
+    lines = [f"{path}: {len(copies)} copies in the bufferized output ({nbytes}); "
+             f"{f.out_of_place_operands} out-of-place tensor operands "
+             f"({'dynamic' if f.out_of_place_bytes is None else f.out_of_place_bytes} bytes), "
+             f"{f.conflicts} conflicts", ""]
+    copied = set()
+    for n, c in enumerate(copies, 1):
+        size = "dynamic size" if c.bytes is None else f"{c.bytes} bytes"
+        lines.append(f"copy {n}: {c.loc}: {c.op}, {size}")
+        if c.operand is None:
+            lines.append("  cause: the op's own bufferization (none of its operands is out of "
+                         "place)")
+        else:
+            copied.add((c.loc, c.operand))
+            lines.append(f"  cause: operand #{c.operand} is out of place: "
+                         + _reason(c.conflict))
+            lines += _conflict_lines(c.conflict)
+        lines.append("")
+    rest = [d for d in a.decisions if not d.inplace and (d.loc, d.operand) not in copied]
+    if rest:
+        lines.append("out of place without a copy (a new buffer; the old contents are not read):")
+        for d in rest:
+            lines.append(f"  {d.loc}: operand #{d.operand} of {d.op}: {_reason(d.conflict)}")
         lines.append("")
     return "\n".join(lines)
 
 
-def _value_label(an: Any, v: int | None) -> str:
-    if v is None:
-        return "?"
-    if v in an.result_of:
-        o, i = an.result_of[v]
-        return f"result #{i} of {an.name.get(o, '?')} at {an._loc(o) if hasattr(an, '_loc') else o}"
-    if v in an.bbarg_of:
-        b, i = an.bbarg_of[v]
-        return f"block argument #{i} (block {b})"
-    return str(v)
+def _reason(c: Any) -> str:
+    if c is None:
+        return "chosen by the strategy (in place would not conflict)"
+    return {"raw": "read-after-write conflict if in place",
+            "not_writable": "in place would write a read-only buffer",
+            "parallel": "in place would write, inside an scf.forall body, a buffer defined "
+                        "outside it that is read"}.get(c.kind, c.kind)
+
+
+def _conflict_lines(c: Any) -> list[str]:
+    if c is None:
+        return []
+    out = [f"    definition: {c.definition}"] if c.definition else []
+    if c.write:
+        out.append(f"    conflicting write: operand #{c.write.operand} of {c.write.op} at {c.write.loc}")
+    if c.read:
+        out.append(f"    read: operand #{c.read.operand} of {c.read.op} at {c.read.loc}")
+    return out
 
 
 def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
@@ -478,7 +447,6 @@ def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
     conflicts) and its bufferize + buffer-deallocation-pipeline output, printed in generic
     form and counted by the same :func:`~bufferlog.backend.quality.count_figures` as
     ours. ``mlir_opt_status`` is "missing" when the tool is not installed."""
-    from bufferlog.backend.quality import count_figures
 
     out: dict[str, Any] = {c.name: None for c in COMPARE_COLUMNS}
     exe = shutil.which(mlir_opt)
@@ -511,10 +479,10 @@ def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
         if b.returncode != 0:
             raise _ToolError(b.stderr)
         try:
-            figs = count_figures(b.stdout, "<mlir-opt output>")
+            figs = asdict(OutputFigures.of(b.stdout))
         except UserError as e:
             raise _ToolError(f"error: cannot read mlir-opt's output: {e}") from None
-        out.update({f"mlir_opt_{k}": v for k, v in backend_row(figs).items()})
+        out.update({f"mlir_opt_{k}": v for k, v in figs.items()})
         out["mlir_opt_status"] = "ok"
     except _ToolError as e:
         msg = next((ln for ln in str(e).splitlines() if "error" in ln), str(e).strip()[:300])
@@ -543,8 +511,17 @@ class Task:
 
 def _failure_row(path: str, options: BatchOptions, status: str, message: str) -> dict:
     row = empty_row(path, compare=options.compare == "mlir-opt")
-    row.update(status=status, error=message)
+    row.update(status=status, error=message, error_loc=path)
     return row
+
+
+def resident_bytes(pid: int) -> int | None:
+    """Resident memory of process ``pid`` (Linux ``/proc``), or None if unknown."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _worker_main(conn: Any) -> None:
@@ -565,7 +542,7 @@ def _mp_context() -> Any:
     methods = mp.get_all_start_methods()
     if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["bufferlog.engine.batch_worker"])
+        ctx.set_forkserver_preload(["bufferlog.app.batch_worker"])
         return ctx
     return mp.get_context("spawn")
 
@@ -602,7 +579,9 @@ class _Worker:
 
 
 class LocalExecutor:
-    """``jobs`` worker processes; a file over ``options.timeout`` kills its worker only."""
+    """``jobs`` worker processes; a file over ``options.timeout`` or whose worker's
+    resident memory passes ``options.max_memory`` kills its worker only (a new one takes
+    its place)."""
 
     name = "local"
 
@@ -623,7 +602,7 @@ class LocalExecutor:
                     if w.task is None and pending:
                         w.submit(pending.popleft(), options)
                 busy = [w for w in workers if w.task is not None]
-                wait_s = 0.5
+                wait_s = 0.05 if options.max_memory else 0.5
                 if options.timeout:
                     now = time.monotonic()
                     wait_s = max(0.0, min([w.started + options.timeout - now for w in busy]
@@ -653,6 +632,15 @@ class LocalExecutor:
                         yield task, _failure_row(task.path, options, "crash",
                                                  f"worker died ({how}) while analysing this file")
                         continue
+                    rss = resident_bytes(w.proc.pid) if options.max_memory else None
+                    if rss is not None and rss > options.max_memory:
+                        w.kill()
+                        workers[i] = _Worker(ctx) if pending else _Idle()
+                        yield task, _failure_row(
+                            task.path, options, "out-of-memory",
+                            f"worker used {rss / 2**20:.0f} MiB, over --max-memory "
+                            f"{options.max_memory / 2**20:.0f} MiB")
+                        continue
                     if options.timeout and time.monotonic() - w.started > options.timeout:
                         w.kill()
                         workers[i] = _Worker(ctx) if pending else _Idle()
@@ -678,10 +666,11 @@ class _Idle:
 
 
 def run_isolated(path: str, options: BatchOptions | dict, data: bytes | None = None) -> dict:
-    """analyze_file in a child process, killed after ``options.timeout`` (Dask tasks)."""
+    """analyze_file in a child process, killed after ``options.timeout`` or over
+    ``options.max_memory`` (Dask tasks)."""
     if isinstance(options, dict):
         options = BatchOptions.from_dict(options)
-    if not options.timeout:
+    if not options.timeout and not options.max_memory:
         return analyze_file(path, options, data)
     ex = LocalExecutor(1)
     for _, row in ex.run([Task(0, path, data)], options):
@@ -852,14 +841,29 @@ def summarize(res: BatchResult) -> dict[str, Any]:
         n_dec = sum(r["inplace_operands"] * 100.0 / r["inplace_pct"] if r["inplace_pct"] else 0
                     for r in dec)
         tot["inplace_pct"] = round(100.0 * n_in / n_dec, 2) if n_dec else None
+    causes: dict[str, dict[tuple, dict]] = {"by_kind": {}, "by_pair": {}}
+    for r in rows:
+        for g in r.get("copies_by_cause") or []:
+            for view, key in (("by_kind", (g["kind"],)), ("by_pair", (g["writer"], g["reader"]))):
+                agg = causes[view].setdefault(key, dict(zip(
+                    ("kind",) if view == "by_kind" else ("writer", "reader"), key, strict=True),
+                    copies=0, bytes=0, dynamic=0))
+                for k in ("copies", "bytes", "dynamic"):
+                    agg[k] += g[k]
     return {
+        "engines": dict(Counter(r["engine"] for r in rows if r.get("engine"))),
+        "mlir_opt_status": dict(Counter(r["mlir_opt_status"] for r in rows
+                                        if r.get("mlir_opt_status"))),
+        "copy_causes": {view: sorted(d.values(), key=lambda g: (-g["bytes"], -g["copies"]))
+                        for view, d in causes.items()},
         "files": res.total_files,
-        "done": len(rows),
+        "done": sum(r["status"] != "not_run" for r in rows),
         "interrupted": res.interrupted,
         "status": dict(status),
         "cache_hits": res.cache_hits,
         "elapsed_s": round(res.elapsed_s, 3),
-        "files_per_s": round(len(rows) / res.elapsed_s, 3) if res.elapsed_s > 0 else None,
+        "files_per_s": (round(sum(r["status"] != "not_run" for r in rows) / res.elapsed_s, 3)
+                        if res.elapsed_s > 0 else None),
         "executor": res.executor,
         "jobs": res.jobs,
         "bufferlog_version": __version__,
@@ -923,6 +927,9 @@ def run_batch(files: list[str], options: BatchOptions, executor: Any = None,
     finally:
         if progress:
             progress.close()
+    for i, f in enumerate(files):  # an interrupted batch still lists every input
+        if i not in results:
+            results[i] = _failure_row(f, options, "not_run", "not run: the batch was interrupted")
     res.rows = [results[i] for i in sorted(results)]
     res.elapsed_s = time.monotonic() - t0
     return res

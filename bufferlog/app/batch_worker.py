@@ -4,7 +4,7 @@ LALR tables takes seconds; parsing a small file takes milliseconds)."""
 
 from __future__ import annotations
 
-from bufferlog.engine import batch  # noqa: F401  (import for its side effect: loaded code)
+from bufferlog.app import batch  # noqa: F401  (import for its side effect: loaded code)
 
 _SAMPLE = """
 func.func @f(%a: tensor<4xf32>, %i: index) -> (tensor<4xf32>, f32) {
@@ -24,7 +24,7 @@ func.func @f(%a: tensor<4xf32>, %i: index) -> (tensor<4xf32>, f32) {
 
 def warm() -> None:
     try:
-        from bufferlog.engine.batch import analyze_file
+        from bufferlog.app.batch import analyze_file
 
         analyze_file("<warm-up>", None, _SAMPLE.encode())
     except Exception:  # a broken parser shows up per file, with its message

@@ -1,0 +1,463 @@
+"""The Python API: parse, analyse, bufferize, deallocate and explain from a script.
+
+Every function takes MLIR text (``str``), a file (``pathlib.Path`` or any path-like) or a
+parsed :class:`~bufferlog.frontend.ir.Module`, returns a small result object and raises
+the typed errors of :mod:`bufferlog.core.errors`: :class:`ParseError`,
+:class:`AnalysisError`, :class:`BufferizeError`, :class:`DeallocError` (all
+:class:`UserError`: bad input, with ``.message`` and ``.loc``) or :class:`InternalError`
+(a bufferlog bug). Each stage runs under a :func:`bufferlog.core.timing.phase`.
+
+This module and :mod:`bufferlog.engine.explanation` are the only places that read the
+analysis' internal state; the CLI and ``batch`` go through the functions here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bufferlog.core import errors as E
+from bufferlog.core.source import decode
+from bufferlog.core.timing import phase
+
+STRATEGIES = ("oneshot", "optimal")
+LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map")
+EMITS = ("memref-dealloc", "bufferization-dealloc")
+
+
+# ----------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class OperandRef:
+    """Operand ``operand`` of the op ``op`` at ``loc`` (``file:line:col``)."""
+
+    op: str
+    operand: int
+    loc: str
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Why an operand is out of place. ``kind``: ``raw`` (a read-after-write conflict: the
+    ``write`` would overwrite ``definition``'s buffer before the ``read``),
+    ``not_writable`` (the buffer of ``definition`` is read-only) or ``parallel`` (an
+    ``scf.forall`` body writes a buffer defined outside it)."""
+
+    kind: str
+    definition: str | None
+    write: OperandRef | None = None
+    read: OperandRef | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The in-place decision of one tensor operand. ``bytes``: static size of its buffer
+    (None if dynamic); ``conflict``: why it is out of place (None when in place, or when
+    the strategy chose it without a conflict)."""
+
+    op: str
+    loc: str
+    operand: int
+    inplace: bool
+    bytes: int | None
+    conflict: Conflict | None = None
+
+
+@dataclass(frozen=True)
+class AnalysisFigures:
+    """Counts of the in-place analysis (the ``analyze --stats`` / JSON / batch figures)."""
+
+    ops: int  # ops as written (not the top-level module)
+    tensor_operands: int  # operand uses of tensor type
+    written_operands: int  # tensor operands their op writes (rules/ops.dl)
+    inplace_operands: int
+    out_of_place_operands: int  # each gets a new buffer (alloc, plus a copy if its op reads it)
+    out_of_place_bytes: int | None  # static bytes of those buffers (None if any is dynamic)
+    inplace_pct: float | None  # 100 * in place / decided operands
+    conflicts: int
+    conflicts_by_kind: dict[str, int]
+
+
+@dataclass(frozen=True)
+class OutputFigures:
+    """Static counts in memref IR (``backend/quality.py count_figures``)."""
+
+    copies: int  # memref.copy + linalg.copy on buffers
+    bytes_copied: int | None  # None if any copy has a dynamic size
+    allocs: int
+    deallocs: int
+    dealloc_checks: int  # guarded deallocs + dealloc helper calls + bufferization.dealloc
+    clones: int
+    guarded_deallocs: int
+    dealloc_helper_calls: int
+
+    @classmethod
+    def of(cls, module: Any) -> OutputFigures:
+        from bufferlog.backend.quality import count_figures
+
+        f = count_figures(module)
+        names = list(cls.__dataclass_fields__)
+        vals = {k: f[k] for k in names}
+        if f["dynamic_copies"]:
+            vals["bytes_copied"] = None
+        return cls(**vals)
+
+
+@dataclass(frozen=True)
+class Copy:
+    """One copy in bufferized output, with its cause: the out-of-place ``operand`` of the
+    op at ``loc`` and its ``conflict``, or (``operand`` None) the op's own bufferization
+    (e.g. ``tensor.insert_slice`` copies its source into the destination's subview)."""
+
+    op: str
+    loc: str
+    bytes: int | None
+    operand: int | None = None
+    conflict: Conflict | None = None
+
+    @property
+    def kind(self) -> str:
+        """``raw`` / ``not_writable`` / ``parallel`` / ``strategy`` (out of place by the
+        strategy's choice) / ``op`` (the op's bufferization copies)."""
+        if self.operand is None:
+            return "op"
+        return self.conflict.kind if self.conflict else "strategy"
+
+    @property
+    def pattern(self) -> tuple[str, str]:
+        """(writer, reader): the op pair that costs this copy."""
+        c = self.conflict
+        if self.operand is None or c is None:
+            return (self.op, "-")
+        if c.kind == "raw" and c.write and c.read:
+            return (c.write.op, c.read.op)
+        if c.kind == "parallel" and c.write:
+            return (c.write.op, "scf.forall")
+        return (self.op, "read-only " + (c.definition or "buffer").split(" at ")[0])
+
+
+@dataclass(frozen=True)
+class DeallocStats:
+    """What the deallocation step inserted (``dealloc --stats``)."""
+
+    static: int  # unconditional memref.dealloc
+    conditional: int  # guarded by an scf.if on an ownership indicator
+    runtime: int  # bufferization.dealloc with a runtime alias check
+    clones: int
+    indicators: int  # i1 ownership indicators added
+    folded: int  # conditions Z3 folded to a constant
+
+
+@dataclass
+class Analysis:
+    """The in-place analysis of ``module`` (the input IR, unchanged)."""
+
+    module: Any
+    strategy: str
+    engine: str
+    decisions: list[Decision]
+    conflicts: list[Conflict]
+    figures: AnalysisFigures
+    _raw: tuple = field(repr=False, compare=False, default=())  # (facts, analysis, decisions)
+
+    def annotated(self) -> str:
+        """The IR annotated like ``mlir-opt --one-shot-bufferize="bufferize-function-
+        boundaries test-analysis-only print-conflicts"``."""
+        from bufferlog.engine.annotate import annotate
+        from bufferlog.frontend.printer import print_module
+
+        facts = self._raw[0]
+        saved = [dict(op.attrs) for op in facts.ops]
+        annotate(*self._raw)
+        try:
+            return print_module(self.module)
+        finally:
+            for op, attrs in zip(facts.ops, saved, strict=True):
+                op.attrs = attrs
+
+    def to_json(self) -> dict[str, Any]:
+        ops: dict[str, dict] = {}
+        for d in self.decisions:
+            ops.setdefault(d.loc, {"op": d.op, "loc": d.loc, "operands": []})["operands"].append(
+                {"operand": d.operand, "inplace": d.inplace, "bytes": d.bytes,
+                 "conflict": asdict(d.conflict) if d.conflict else None})
+        return {"strategy": self.strategy, "engine": self.engine,
+                "figures": asdict(self.figures), "ops": list(ops.values())}
+
+
+@dataclass
+class Bufferized:
+    """Memref IR made from the analysis (``module`` was rewritten in place)."""
+
+    module: Any
+    analysis: Analysis
+    figures: OutputFigures
+    copies: list[Copy]
+    dealloc: DeallocStats | None  # None with dealloc=False
+
+    @property
+    def text(self) -> str:
+        from bufferlog.frontend.printer import print_module
+
+        return print_module(self.module)
+
+
+@dataclass
+class Deallocated:
+    """Memref IR with deallocations (``module`` was rewritten in place)."""
+
+    module: Any
+    stats: DeallocStats
+    figures: OutputFigures
+
+    @property
+    def text(self) -> str:
+        from bufferlog.frontend.printer import print_module
+
+        return print_module(self.module)
+
+
+@dataclass
+class Explanation:
+    """Why each tensor operand of the selected op(s) is in place or copied: ``ops`` is a
+    list of ``{"loc", "op", "text", "operands": [...]}`` (the ``explain --format json``
+    shape), ``conflicts`` the size of the rules' re-check (0 for a valid result)."""
+
+    engine: str
+    conflicts: int
+    ops: list[dict]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"engine": self.engine, "conflicts": self.conflicts, "ops": self.ops}
+
+    def text(self) -> str:
+        from bufferlog.engine.explanation import render
+
+        return render(self.to_json())
+
+
+# --------------------------------------------------------------------------- functions
+
+
+@contextmanager
+def _stage(kind: type[E.UserError]) -> Iterator[None]:
+    """Bad input becomes ``kind``; anything else unexpected an :class:`InternalError`."""
+    try:
+        yield
+    except E.UserError as e:
+        if isinstance(e, kind):
+            raise
+        err = kind(e.message, e.loc)
+        err.__cause__ = e
+        raise err from e
+    except (E.BufferlogError, MemoryError):
+        raise
+    except Exception as e:
+        raise E.InternalError(f"{type(e).__name__}: {e}") from e
+
+
+def read(source: str | os.PathLike) -> tuple[str, str]:
+    """(name, text) of MLIR text or of a file (decoded with a located encoding error)."""
+    if isinstance(source, str):
+        return "<string>", source
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise E.UserError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise E.UserError(f"is a directory: {path}") from None
+    except OSError as e:
+        raise E.UserError(f"cannot read {path}: {e.strerror or e}") from None
+    return str(path), decode(data, str(path))
+
+
+def parse(source: str | os.PathLike, name: str | None = None) -> Any:
+    """Parse (and verify) MLIR text or a file into a :class:`Module`. ``name`` is the file
+    name used in locations (default: the path, or ``<string>`` for text)."""
+    with phase("parse"), _stage(E.ParseError):
+        fname, text = read(source)
+        from bufferlog.frontend.parser import parse as parse_text
+
+        return parse_text(text, name or fname)
+
+
+def _module(source: Any) -> Any:
+    from bufferlog.frontend.ir import Module
+
+    return source if isinstance(source, Module) else parse(source)
+
+
+def analyze(source: Any, *, strategy: str = "oneshot", engine: str = "auto",
+            rules: str | os.PathLike | None = None, z3_slices: bool | None = None) -> Analysis:
+    """One-Shot in-place analysis. ``strategy``: ``oneshot`` (mlir-opt's decisions) or
+    ``optimal`` (fewest copied bytes, Z3); ``engine``: ``auto`` / ``souffle`` /
+    ``embedded``; ``rules``: a directory of rule files adding to or replacing the shipped
+    ones; ``z3_slices``: drop conflicts between slices Z3 proves disjoint (default: on for
+    ``optimal`` only)."""
+    module = _module(source)
+    with phase("analysis"), _stage(E.AnalysisError):
+        from bufferlog.engine.oneshot import analyze_module
+        from bufferlog.engine.run import resolve_engine
+
+        if strategy not in STRATEGIES:
+            raise E.AnalysisError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
+        rules_dir = str(rules) if rules is not None else None
+        raw = analyze_module(module, strategy=strategy, engine=engine, rules_dir=rules_dir,
+                             z3_slices=z3_slices)
+        return _analysis(module, raw, strategy, resolve_engine(engine))
+
+
+def _analysis(module: Any, raw: tuple, strategy: str, engine: str) -> Analysis:
+    from bufferlog.engine.oneshot import operand_annotations
+    from bufferlog.frontend import types as T
+
+    facts, an, dec = raw
+
+    def value(v: int | None) -> str | None:
+        if v is None:
+            return None
+        val = facts.values[v]
+        if hasattr(val, "op"):
+            return f"result {val.index} of {val.op.name} at {val.op.loc}"
+        owner = val.block.parent_op
+        return f"block argument {val.index} of {owner.name} at {owner.loc}"
+
+    def ref(u: tuple[int, int] | None) -> OperandRef | None:
+        return None if u is None else OperandRef(facts.ops[u[0]].name, u[1], str(facts.ops[u[0]].loc))
+
+    def conflict(c: Any) -> Conflict | None:
+        if c is None:
+            return None
+        return Conflict(c.kind.replace("-", "_"), value(c.definition), ref(c.write), ref(c.read))
+
+    decisions = []
+    for o, vals in operand_annotations(an, dec).items():
+        op = facts.ops[o]
+        for i, v in enumerate(vals):
+            if v != "none":
+                c = None if v == "true" else conflict(dec.conflicts.get((o, i)))
+                decisions.append(Decision(op.name, str(op.loc), i, v == "true",
+                                          T.static_bytes(op.operands[i].type), c))
+    conflicts = [conflict(dec.conflicts[u]) for u in dec.order if u in dec.conflicts]
+    top = module.module_op
+    ops = [op for op in module.walk() if op is not top]
+    out = [d for d in decisions if not d.inplace]
+    sizes = [d.bytes for d in out]
+    figures = AnalysisFigures(
+        ops=len(ops),
+        tensor_operands=sum(T.is_tensor(v.type) for op in ops for v in op.operands),
+        written_operands=len(an.writes & set(an.tuse)),
+        inplace_operands=len(decisions) - len(out),
+        out_of_place_operands=len(out),
+        out_of_place_bytes=None if None in sizes else sum(sizes),
+        inplace_pct=round(100.0 * (len(decisions) - len(out)) / len(decisions), 2) if decisions else None,
+        conflicts=len(conflicts),
+        conflicts_by_kind=dict(sorted(Counter(c.kind for c in conflicts).items())))
+    return Analysis(module, strategy, engine, decisions, conflicts, figures, raw)
+
+
+def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
+              layout: str = "identity-layout-map", engine: str = "auto",
+              rules: str | os.PathLike | None = None,
+              analysis: Analysis | None = None) -> Bufferized:
+    """Tensor IR to memref IR from the in-place decisions (an ``analysis`` already made
+    on this module is reused), then deallocations unless ``dealloc=False``. ``layout``:
+    the memref layout of function arguments and results (``identity-layout-map`` or
+    ``fully-dynamic-layout-map``). The module is rewritten in place."""
+    if layout not in LAYOUTS:
+        raise E.BufferizeError(f"unknown layout '{layout}' (choose from {', '.join(LAYOUTS)})")
+    a = analysis or analyze(source, strategy=strategy, engine=engine, rules=rules)
+    module = a.module
+    source_ops = {str(op.loc): op.name for op in module.walk()}
+    with phase("bufferize"), _stage(E.BufferizeError):
+        from bufferlog.backend.bufferize import bufferize as rewrite
+
+        rewrite(module, a.strategy, False, layout, engine,
+                rules_dir=str(rules) if rules is not None else None, analysis=a._raw)
+    stats = None
+    if dealloc:
+        stats = _deallocate(module, "memref-dealloc", engine)
+    with phase("figures"):
+        return Bufferized(module, a, OutputFigures.of(module), _copies(module, a, source_ops),
+                          stats)
+
+
+def _deallocate(module: Any, emit: str, engine: str) -> DeallocStats:
+    with phase("dealloc"), _stage(E.DeallocError):
+        from bufferlog.backend.dealloc import deallocate as insert
+
+        if emit not in EMITS:
+            raise E.DeallocError(f"unknown --emit '{emit}' (choose from {', '.join(EMITS)})")
+        st = insert(module, emit, engine)
+        return DeallocStats(**{k: getattr(st, k) for k in DeallocStats.__dataclass_fields__})
+
+
+def deallocate(source: Any, *, emit: str = "memref-dealloc", engine: str = "auto") -> Deallocated:
+    """Ownership-based deallocation of memref IR. ``emit``: ``memref-dealloc`` (plain or
+    ``scf.if``-guarded ``memref.dealloc``) or ``bufferization-dealloc``. The module is
+    rewritten in place."""
+    module = _module(source)
+    stats = _deallocate(module, emit, engine)
+    return Deallocated(module, stats, OutputFigures.of(module))
+
+
+def _copies(module: Any, a: Analysis, source_ops: dict[str, str]) -> list[Copy]:
+    """Every copy counted by :class:`OutputFigures` with its cause: the bufferizer gives
+    each op it emits the location of the tensor op it rewrites, so a copy at the location
+    of an op with out-of-place operands belongs to those operands (in operand order, as
+    the bufferizer handles them); any other copy is the op's own."""
+    from bufferlog.backend.quality import HELPER_PREFIX
+    from bufferlog.frontend import types as T
+
+    pending: dict[str, list[Decision]] = {}
+    for d in a.decisions:
+        if not d.inplace:
+            pending.setdefault(d.loc, []).append(d)
+    out: list[Copy] = []
+    for f in module.body.ops:
+        if str(getattr(f.attrs.get("sym_name"), "value", "")).startswith(HELPER_PREFIX):
+            continue
+        for op in f.walk():
+            if op.name not in ("memref.copy", "linalg.copy"):
+                continue
+            mems = [v.type for v in op.operands if T.is_memref(v.type)]
+            if not mems:
+                continue
+            loc = str(op.loc)
+            d = pending[loc].pop(0) if pending.get(loc) else None
+            out.append(Copy(source_ops.get(loc, op.name), loc, T.static_bytes(mems[-1]),
+                            d.operand if d else None, d.conflict if d else None))
+    return out
+
+
+def explain(source: Any, op: int | str, *, strategy: str = "oneshot", engine: str = "auto",
+            rules: str | os.PathLike | None = None, depth: int = 4) -> Explanation:
+    """Why each tensor operand of the op(s) on source line ``op`` (or defining ``%name``)
+    is in place or copied: the conflict with its locations and the engine's proof tree.
+    ``source`` may also be an :class:`Analysis` (its decisions are explained)."""
+    a = source if isinstance(source, Analysis) else analyze(
+        source, strategy=strategy, engine=engine, rules=rules)
+    with phase("explain"), _stage(E.AnalysisError):
+        from bufferlog.engine.explanation import explain as explain_ops
+
+        facts, an, dec = a._raw
+        if a.strategy == "optimal":
+            an.run(fixed=dec.inplace)  # the analysis state of the chosen decisions
+        res = explain_ops(facts, an, dec, str(op), engine, str(rules) if rules else None,
+                          depth, getattr(a.module, "source_lines", None))
+        return Explanation(res["engine"], res["conflicts"], res["ops"])
+
+
+def figures_row(a: Analysis, b: Bufferized | Deallocated | None = None) -> dict[str, Any]:
+    """The flat figures of a file (the ``batch`` row and ``--stats`` keys)."""
+    row = asdict(a.figures)
+    if b is not None:
+        row.update(asdict(b.figures))
+    return row

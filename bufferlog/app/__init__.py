@@ -1,0 +1,2 @@
+"""Applications built on the library: corpus batch runs (``batch``) and their reports
+(``report``: JSON, CSV, HTML)."""

@@ -1,0 +1,88 @@
+"""Input text, shared by the API, the CLI and batch: bytes to text with a located error
+for bad encodings, mlir-opt-style diagnostics (source line and caret), and
+``--split-input-file`` chunks."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import UserError
+
+STDIN = "<stdin>"
+SPLIT_MARKER = "// -----"
+_LOC = re.compile(r"^(?P<file>.*):(?P<line>\d+):(?P<col>\d+)$")
+
+
+def decode(data: bytes, name: str) -> str:
+    """UTF-8 text of ``data``; a bad byte is a :class:`UserError` at its line:col
+    (the column counts the characters before it on its line, plus one)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        col = len(data[line_start:e.start].decode("utf-8", "replace")) + 1
+        raise UserError(f"input is not valid UTF-8 ({e.reason}: byte 0x{data[e.start]:02x})",
+                        f"{name}:{line}:{col}") from None
+
+
+def render(err: UserError, sources: dict[str, str]) -> str:
+    """``file:line:col: error: message``, then, when the file's text is known (``sources``
+    by name, else read from disk), its line and a caret under the column, as mlir-opt
+    prints."""
+    first, _, rest = str(err).partition("\n")  # several diagnostics: caret under the first
+    return "\n".join([first, *caret_lines(err.loc, sources)] + ([rest] if rest else []))
+
+
+def caret_lines(loc: object, sources: dict[str, str]) -> list[str]:
+    """The source line of ``loc`` (``file:line:col``) and a caret under its column; no
+    lines when the location or the file's text is unknown."""
+    m = _LOC.match(str(loc)) if loc else None
+    if m is None:
+        return []
+    text = sources.get(m["file"])
+    if text is None:
+        try:
+            with open(m["file"], encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError):
+            return []
+    lines = text.split("\n")
+    line, col = int(m["line"]), int(m["col"])
+    if not 1 <= line <= len(lines) or col < 1:
+        return []
+    src = lines[line - 1].rstrip("\r")
+    return [src, "".join(c if c == "\t" else " " for c in src[:col - 1]) + "^"]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of a ``--split-input-file`` input. ``text`` keeps the original line and
+    column numbers: the lines before the chunk are blank and its first line is indented
+    to where the chunk starts, so every location points into the whole file."""
+
+    text: str
+    first_line: int  # 1-based line of the original file where the chunk starts
+
+
+def split_input(text: str) -> list[Chunk]:
+    """Split at every ``// -----`` (as mlir-opt's ``--split-input-file``: a chunk starts
+    right after the marker)."""
+    chunks, pos = [], 0
+    while True:
+        end = text.find(SPLIT_MARKER, pos)
+        piece = text[pos:] if end < 0 else text[pos:end]
+        line_start = text.rfind("\n", 0, pos) + 1
+        lines_before = text.count("\n", 0, pos)
+        pad = "\n" * lines_before + " " * (pos - line_start)
+        chunks.append(Chunk(pad + piece, lines_before + 1))
+        if end < 0:
+            return chunks
+        pos = end + len(SPLIT_MARKER)
+
+
+def join_outputs(outputs: list[str | None]) -> str:
+    """Chunk outputs joined like mlir-opt's: each output then a blank line, separated by
+    ``// -----`` lines; a failed chunk (None) contributes nothing."""
+    return (SPLIT_MARKER + "\n").join("" if o is None else o + "\n" for o in outputs)

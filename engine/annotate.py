@@ -1,0 +1,57 @@
+"""mlir-opt's analysis attributes on the IR: what ``mlir-opt --one-shot-bufferize=
+"bufferize-function-boundaries test-analysis-only print-conflicts"`` prints
+(``__inplace_operands_attr__``, ``C_n[DEF|CONFL-WRITE|READ]`` and ``W_n[NOT-WRITABLE]``
+tags, ``bufferization.access`` argument attributes, ``__equivalent_func_args__``)."""
+
+from __future__ import annotations
+
+
+def annotate(facts, an, dec) -> None:
+    """Attach mlir-opt's analysis attributes to the IR ops in place."""
+    from bufferlog.engine.oneshot import operand_annotations
+    from bufferlog.frontend import attrs as A
+
+    ops = facts.ops
+    for o, vals in operand_annotations(an, dec).items():
+        ops[o].attrs["__inplace_operands_attr__"] = A.ArrayAttr(tuple(A.StringAttr(x) for x in vals))
+    n = 0
+    for u in dec.order:
+        c = dec.conflicts.get(u)
+        if c is None:
+            continue
+        if c.kind == "raw":
+            _tag(an, ops, c.definition, f"C_{n}", "DEF")
+            ops[c.write[0]].attrs[f"C_{n}[CONFL-WRITE: {c.write[1]}]"] = A.UnitAttr()
+            ops[c.read[0]].attrs[f"C_{n}[READ: {c.read[1]}]"] = A.UnitAttr()
+        elif c.kind == "parallel":
+            continue  # mlir-opt tags no parallel-region conflict
+        else:
+            _tag(an, ops, c.definition, f"W_{n}", "NOT-WRITABLE")
+        n += 1
+    for r, eq in dec.equivalent_args.items():
+        ops[r].attrs["__equivalent_func_args__"] = A.ArrayAttr(tuple(A.IntegerAttr(x, None) for x in eq))
+    by_func: dict[int, dict[int, str]] = {}
+    for (f, i), k in dec.access.items():
+        by_func.setdefault(f, {})[i] = k
+    for f, acc in by_func.items():
+        fop = ops[f]
+        ftype = fop.attrs.get("function_type")
+        nargs = len(getattr(getattr(ftype, "type", ftype), "inputs", ()) or ()) or (max(acc) + 1)
+        old = fop.attrs.get("arg_attrs")
+        elems = list(getattr(old, "elems", ()) or ()) + [A.DictAttr(())] * nargs
+        elems = elems[:nargs]
+        for i, k in acc.items():
+            items = tuple(x for x in elems[i].items if x[0] != "bufferization.access")
+            elems[i] = A.DictAttr(items + (("bufferization.access", A.StringAttr(k)),))
+        fop.attrs["arg_attrs"] = A.ArrayAttr(tuple(elems))
+
+
+def _tag(an, ops, v, cid, what):
+    from bufferlog.frontend import attrs as A
+
+    if v in an.result_of:
+        o, i = an.result_of[v]
+        ops[o].attrs[f"{cid}[{what}: result {i}]"] = A.UnitAttr()
+    else:
+        b, i = an.bbarg_of[v]
+        ops[an.region_parent[an.block_region[b]]].attrs[f"{cid}[{what}: bbArg {i}]"] = A.UnitAttr()
