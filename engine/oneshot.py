@@ -22,6 +22,9 @@ from .greedy import Decisions, Greedy
 from .view import ProgramView
 
 RULES_FILE = "analysis.dl"
+#: what the certificate run reads: the certificate and the summaries mlir-opt prints
+FINAL_RELATIONS = ("forced_violated", "alias_split", "conflict", "nonwritable_written",
+                   "parallel_conflict", "func_access", "return_equiv_arg")
 
 
 def rules_path():
@@ -45,13 +48,24 @@ class Analysis(ProgramView):
         return self.greedy.kind(u, k)
 
 
-def call_layers(view: ProgramView) -> list[list[int]]:
-    """Functions with bodies grouped callee first: layer k calls only layers < k.
-    Recursion is refused (a located error), like the previous releases."""
-    body = {sym: f for sym, (f, decl) in view.funcs.items() if not decl}
+def call_layers(rows: dict) -> list[list[int]]:
+    """Functions with bodies grouped callee first (from the facts): layer k calls only
+    layers < k. Recursion is refused (a located error), like the previous releases."""
+    body = {sym: f for f, sym, _, decl in rows["func"] if not decl}
+    sym_of = {f: sym for sym, f in body.items()}
+    parent = {r: p for r, p, _ in rows["region"]}
+    block_region = {b: r for b, r, _ in rows["block"]}
+    parent_op = {o: parent[block_region[b]] for o, _, b, _ in rows["op"] if b >= 0}
+    loc = {o: f"{f}:{ln}:{c}" for o, f, ln, c in rows["op_loc"]}
+
+    def enclosing(o: int) -> int | None:
+        while o is not None and o not in sym_of:
+            o = parent_op.get(o)
+        return o
+
     callees: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for o, callee in sorted(view.calls.items()):
-        f = view.enclosing_func(o)
+    for o, callee in sorted(rows["call"]):
+        f = enclosing(o)
         if f is not None and callee in body:
             callees[f].append((o, body[callee]))
     level: dict[int, int] = {}
@@ -61,8 +75,8 @@ def call_layers(view: ProgramView) -> list[list[int]]:
         if state.get(f) == 2:
             return level[f]
         if state.get(f) == 1:
-            raise UserError(f"recursive call to '@{view.func_sym[f]}' is not supported by "
-                            "function-boundary bufferization", view.loc_text(via))
+            raise UserError(f"recursive call to '@{sym_of[f]}' is not supported by "
+                            "function-boundary bufferization", loc.get(via, "-:0:0"))
         state[f] = 1
         level[f] = 1 + max((visit(c, o) for o, c in callees[f]), default=-1)
         state[f] = 2
@@ -87,14 +101,15 @@ class Session:
         self.prog = program or load_program(rules_path(), rules_dir)
         self.oracle: dict[str, set] = {"slices_equal": set(), "z3_disjoint": set()}
 
-    def run(self, check: list[int], decided: list[int], g: Greedy | None) -> dict[str, set]:
+    def run(self, check: list[int], decided: list[int], g: Greedy | None,
+            relations=None) -> dict[str, set]:
         from .decisions import decision_facts
         from .run import run
 
         facts = dict(self.rows)
         facts.update(decision_facts(g, check, decided))
         facts.update({k: sorted(v) for k, v in self.oracle.items()})
-        return run(self.prog, facts, engine=self.engine).relations
+        return run(self.prog, facts, engine=self.engine, relations=relations).relations
 
 
 def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rules_dir=None,
@@ -111,14 +126,17 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
         z3_slices = strategy == "optimal"
     facts = export(module)
     session = Session(facts.rows, engine, rules_dir, program)
-    view = Analysis(facts.rows, session.run([], [], None))
-    for o, why in sorted(view.rel["unsupported_op"]):
-        raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
-    layers = call_layers(view)
-    g = Greedy(view)
+    layers = call_layers(facts.rows)
+    view: Analysis | None = None
+    g: Greedy | None = None
     decided: list[int] = []
-    for layer in layers:
+    for layer in layers or [[]]:
         rel = session.run(layer, decided, g)
+        if view is None:
+            view = Analysis(facts.rows, rel)
+            for o, why in sorted(rel["unsupported_op"]):
+                raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
+            g = Greedy(view)
         view.refresh(rel)
         if _oracle_round(session, view, layer, z3_slices):
             view.refresh(session.run(layer, decided, g))
@@ -134,12 +152,12 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
             for f in layer:
                 g.decide(f)
         decided += layer
-    everything = [f for layer in layers for f in layer]
-    final = session.run(everything, everything, g)
-    view.refresh(final)
+    # the certificate: every function decided and checked again; the view keeps the last
+    # layer's semantics (complete: a later layer only adds its callers' call semantics)
+    final = session.run(decided, decided, g, relations=FINAL_RELATIONS)
     view.greedy, view.final, view.oracle = g, final, session.oracle
     certify(view, final)
-    return facts, view, finish(view, g)
+    return facts, view, finish(view, g, final)
 
 
 def _oracle_round(session: Session, view: ProgramView, layer: list[int], z3_slices: bool) -> bool:
@@ -168,7 +186,7 @@ def _oracle_round(session: Session, view: ProgramView, layer: list[int], z3_slic
     return new
 
 
-def finish(view: ProgramView, g: Greedy) -> Decisions:
+def finish(view: ProgramView, g: Greedy, final: dict[str, set]) -> Decisions:
     """The decisions of every tensor operand, and the function summaries mlir-opt prints."""
     dec = g.dec
     for u in view.tuse:
@@ -176,9 +194,9 @@ def finish(view: ProgramView, g: Greedy) -> Decisions:
             # ops outside any function body (none in valid input) stay in place
             g.inplace[u] = u in view.must
     dec.inplace = dict(g.inplace)
-    dec.access = {(f, i): k for f, i, k in view.rel["func_access"]}
+    dec.access = {(f, i): k for f, i, k in final["func_access"]}
     eq: dict[int, dict[int, int]] = defaultdict(dict)
-    for r, j, i in view.rel["return_equiv_arg"]:
+    for r, j, i in final["return_equiv_arg"]:
         eq[r][j] = i
     for r, m in eq.items():
         dec.equivalent_args[r] = [m.get(j, -1) for j in view.op_tuses.get(r, ())]
