@@ -23,8 +23,8 @@ def annotate(facts, an, dec) -> None:
             _tag(an, ops, c.definition, f"C_{n}", "DEF")
             ops[c.write[0]].attrs[f"C_{n}[CONFL-WRITE: {c.write[1]}]"] = A.UnitAttr()
             ops[c.read[0]].attrs[f"C_{n}[READ: {c.read[1]}]"] = A.UnitAttr()
-        elif c.kind == "parallel":
-            continue  # mlir-opt tags no parallel-region conflict
+        elif c.kind in ("parallel", "forced"):
+            continue  # mlir-opt tags no parallel-region conflict; must_copy is ours
         else:
             _tag(an, ops, c.definition, f"W_{n}", "NOT-WRITABLE")
         n += 1

@@ -16,7 +16,7 @@ def decision_facts(g, check: list[int], decided: list[int]) -> dict[str, list[tu
         return rows
     view, fs = g.view, set(decided)
     for u in sorted(view.tuse):
-        if view.name[u[0]] != "func.func" and view.enclosing_func(u[0]) in fs:
+        if u[0] not in view.func_ops and view.enclosing_func(u[0]) in fs:
             rows["inplace" if g.inplace.get(u, False) else "out_of_place"].append(u)
     for v in sorted(view.tensor):
         if view.value_func(v) in fs:

@@ -15,7 +15,7 @@ from bufferlog.core import UserError
 
 MAX_PAIRS = 2  # in-place operands: read/write pairs explained (each costs engine runs)
 MODEL = ("conflict_if_inplace", "nonwritable_if_inplace", "parallel_if_inplace", "copy_forced",
-         "cleared", "al_class", "exempt_order", "exempt_subset", "exempt_def", "conflict")
+         "cleared", "al_class", "exempt", "conflict")
 
 
 def model_inputs(facts, an, rules_dir=None):
@@ -138,11 +138,8 @@ def _in_place(ctx: Context, u: tuple[int, int], item: dict) -> None:
         entry = {"read": {"operand": ri, **ctx.where(ro)},
                  "write": {"operand": wi, **ctx.where(wo)},
                  "definition": ctx.value(d), "why_not": ctx.why_not(q)}
-        for rel, args in (("exempt_order", (ro, ri, wo, wi, d)), ("exempt_subset", (ro, ri, wo, wi)),
-                          ("exempt_def", (wo, wi, d))):
-            if args in ctx.rel[rel]:
-                entry["exemption"] = ctx.explain(_tuple(rel, *args))
-                break
+        if (ro, ri, wo, wi, d) in ctx.rel["exempt"]:  # which rule clears it: the proof says
+            entry["exemption"] = ctx.explain(_tuple("exempt", ro, ri, wo, wi, d))
         item["pairs"].append(entry)
 
 
@@ -166,7 +163,7 @@ def select_ops(ctx: Context, target: str) -> list[int]:
     except ValueError:
         raise UserError(f"--op takes a line number or %name, got '{target}'") from None
     ops = [o for o, (_, ln, _) in an.loc.items() if ln == line and o in an.op_tuses
-           and an.name[o] != "func.func"]
+           and o not in an.func_ops]
     if not ops:
         raise UserError(f"no op with tensor operands on line {line}", f"{file}:{line}:1")
     return sorted(ops)

@@ -22,6 +22,7 @@ from .greedy import Decisions, Greedy
 from .view import ProgramView
 
 RULES_FILE = "analysis.dl"
+ORACLE_ROUNDS = 8  # at most this many Z3 rounds per layer
 #: what the certificate run reads: the certificate and the summaries mlir-opt prints
 FINAL_RELATIONS = ("forced_violated", "alias_split", "conflict", "nonwritable_written",
                    "parallel_conflict", "func_access", "return_equiv_arg")
@@ -138,7 +139,9 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
                 raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
             g = Greedy(view)
         view.refresh(rel)
-        if _oracle_round(session, view, layer, z3_slices):
+        for _ in range(ORACLE_ROUNDS):  # new exemptions expose the next reads' triples
+            if not _oracle_round(session, view, layer, z3_slices):
+                break
             view.refresh(session.run(layer, decided, g))
         g.load(layer)
         if fixed is not None:
@@ -156,6 +159,7 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
     # layer's semantics (complete: a later layer only adds its callers' call semantics)
     final = session.run(decided, decided, g, relations=FINAL_RELATIONS)
     view.greedy, view.final, view.oracle = g, final, session.oracle
+    view.z3_slices = z3_slices
     certify(view, final)
     return facts, view, finish(view, g, final)
 
@@ -190,7 +194,7 @@ def finish(view: ProgramView, g: Greedy, final: dict[str, set]) -> Decisions:
     """The decisions of every tensor operand, and the function summaries mlir-opt prints."""
     dec = g.dec
     for u in view.tuse:
-        if u not in g.inplace and view.name[u[0]] != "func.func":
+        if u not in g.inplace and u[0] not in view.func_ops:
             # ops outside any function body (none in valid input) stay in place
             g.inplace[u] = u in view.must
     dec.inplace = dict(g.inplace)
@@ -207,7 +211,7 @@ def operand_annotations(an: ProgramView, dec: Decisions) -> dict[int, list[str]]
     """``__inplace_operands_attr__`` values per op (ops with tensor operands)."""
     out: dict[int, list[str]] = {}
     for o in sorted(an.op_tuses):
-        if an.name[o] == "func.func":
+        if o in an.func_ops:
             continue
         out[o] = ["none" if (o, i) not in an.tuse else
                   ("true" if dec.inplace.get((o, i), False) else "false")

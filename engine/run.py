@@ -24,6 +24,23 @@ ProgramLike = Program | str | Path | Sequence[str | Path]
 FactsLike = Mapping[str, Iterable[Tuple]] | str | Path | None
 
 
+class Relations(dict):
+    """The relations a run returned, by name. Asking for one the run did not compute (a
+    relation missing from the program's output interface, e.g. rules/interface_analysis.dl,
+    or a misspelt name) is a bufferlog bug: an internal error naming it, never an empty
+    set."""
+
+    def __init__(self, rels: dict, program: str):
+        super().__init__(rels)
+        self.program = program
+
+    def __missing__(self, name: str):
+        from bufferlog.core import InternalError
+
+        raise InternalError(f"relation '{name}' is not an output of {self.program} "
+                            f"(outputs: {', '.join(sorted(self)) or 'none'})")
+
+
 @dataclass
 class Result:
     relations: dict[str, set[Tuple]]
@@ -73,4 +90,4 @@ def run(program: ProgramLike, facts: FactsLike = None, engine: str = "auto",
         out = souffle.run(prog, fs, rels, timeout=timeout, jobs=jobs, compiled=compiled, name=name)
     else:
         out = embedded.run(prog, fs, rels, timeout=timeout, name=name)
-    return Result(out, which, time.perf_counter() - start)
+    return Result(Relations(out, name), which, time.perf_counter() - start)

@@ -32,11 +32,7 @@ counts as not proven, so the result is always sound.
 
 from __future__ import annotations
 
-ARITH = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*",
-         "index.add": "+", "index.sub": "-", "index.mul": "*"}
 KINDS = ("offset", "size", "stride")
-#: element access ops: name -> tensor operand (indices follow it)
-ELEMENT = {"tensor.extract": 0, "tensor.insert": 1}
 MAX_DEPTH = 64
 
 
@@ -58,6 +54,8 @@ class SliceProver:
             if o in res0:
                 self.const[res0[o]] = n
         self.vtype = {v: t for v, t in an.rows["value_type"]}
+        self.arith = dict(an.rel["index_arith"])  # op -> "+" | "-" | "*" (rules: sem_index_arith)
+        self.element = set(an.rel["element_access"])  # uses reading/writing one element
         self.rank = {v: r for v, r in an.rows["value_rank"]}
         self._terms: dict[int, object] = {}
         self._proofs: dict[tuple, bool] = {}
@@ -75,7 +73,7 @@ class SliceProver:
             t = None
             ro = self.an.result_of.get(v)
             if ro is not None and depth < MAX_DEPTH:
-                op = ARITH.get(self.an.name[ro[0]])
+                op = self.arith.get(ro[0])
                 a, b = self.operands.get((ro[0], 0)), self.operands.get((ro[0], 1))
                 if op is not None and a is not None and b is not None:
                     x, y = self.term(a, depth + 1), self.term(b, depth + 1)
@@ -102,7 +100,7 @@ class SliceProver:
             out.append(tuple(dim))
         return out
 
-    def element(self, o: int, i: int) -> list[tuple] | None:
+    def one_element(self, o: int, i: int) -> list[tuple] | None:
         """The one-element subset [idx, idx + 1) per dimension accessed by op o's operand i."""
         rank = self.rank.get(self.an.tuse[(o, i)])
         if rank is None:
@@ -126,8 +124,8 @@ class SliceProver:
             sub = self.params(o)  # insert_slice writes the slice of its destination
         elif o in an.subset_extract and i == an.subset_extract[o]:
             sub = self.params(o)  # extract_slice exposes (reads via its result) the slice
-        elif an.name[o] in ELEMENT and i == ELEMENT[an.name[o]] and (write or u not in an.writes):
-            sub = self.element(o, i)  # tensor.extract / tensor.insert: one element
+        elif u in self.element and (write or u not in an.writes):
+            sub = self.one_element(o, i)  # tensor.extract / tensor.insert: one element
         if sub is not None and len(sub) != self.rank.get(v, -1):
             return v, None
         for _ in range(MAX_DEPTH):
@@ -153,8 +151,10 @@ class SliceProver:
             x = an.tuse[w]
             if k != "equivalent":
                 break
+            # same type, or a cast between shapes of one rank (an equivalent alias keeps
+            # every element at its index)
             same = self.vtype.get(x) == self.vtype.get(v) or (
-                an.name[o] == "tensor.cast" and self.rank.get(x) == self.rank.get(v) is not None)
+                w not in an.writes and self.rank.get(x) == self.rank.get(v) is not None)
             if not same:
                 break
             v = x

@@ -38,6 +38,7 @@ class ProgramView:
         self.tensor = {t[0] for t in rows["tensor"]}
         self.funcs = {sym: (f, decl) for f, sym, _, decl in rows["func"]}
         self.func_sym = {f: sym for sym, (f, _) in self.funcs.items()}
+        self.func_ops = set(self.func_sym)
         self.calls = {o: callee for o, callee in rows["call"]}
         self.bytes = {v: n for v, n in rows["type_bytes"]}
         self.slices: dict[int, dict] = defaultdict(dict)
@@ -89,7 +90,7 @@ class ProgramView:
 
     # ------------------------------------------------------------------ structure
     def enclosing_func(self, o: int) -> int | None:
-        while o is not None and self.name.get(o) != "func.func":
+        while o is not None and o not in self.func_ops:
             o = self.parent_op.get(o)
         return o
 

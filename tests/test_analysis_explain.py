@@ -111,7 +111,7 @@ def test_in_place_exemption_proof():
     assert p["read"] == {**p["write"], "operand": 1} and p["write"]["op"] == "tensor.insert"
     assert p["why_not"]["derived"] is False
     assert any(r["failed"]["literal"].startswith("raw(") for r in p["why_not"]["rules"])
-    assert p["exemption"]["query"].startswith("exempt_order(") and p["exemption"]["derived"]
+    assert p["exemption"]["query"].startswith("exempt(") and p["exemption"]["derived"]
 
 
 def test_json_shape_stable():

@@ -113,8 +113,10 @@ def test_overlapping_slices_keep_the_copy():
 
 
 def test_prover_terms():
+    from bufferlog.engine.slices import SliceProver
+
     _, an, _ = analyze_module(parse(SYMBOLIC, "<s>"), engine="embedded", z3_slices=True)
-    p = an.prover
+    p = SliceProver(an)
     ex = sorted(o for o in an.subset_extract)
     a, b = ex[0], ex[1]  # [%i, +4) and [%i + 4, +4)
     assert p._disjoint_subsets(p.params(a), p.params(b))
