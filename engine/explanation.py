@@ -21,9 +21,10 @@ MODEL = ("conflict_if_inplace", "nonwritable_if_inplace", "parallel_if_inplace",
 def model_inputs(facts, an, rules_dir=None):
     """rules/explain.dl and its facts for a finished analysis: the module's facts, every
     function decided, and the Z3 oracle facts the analysis used."""
-    from bufferlog.core import rules_file
     from bufferlog.engine.decisions import decision_facts
     from bufferlog.engine.run import load_program
+
+    from bufferlog.core import rules_file
 
     funcs = sorted(f for f, decl in an.funcs.values() if not decl)
     dl_facts = {**facts.rows, **decision_facts(an.greedy, funcs, funcs),

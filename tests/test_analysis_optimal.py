@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import pytest
 from bufferlog.backend.bufferize import bufferize
-from bufferlog.core import CertificateError
 from bufferlog.engine.oneshot import analyze_module
 from bufferlog.engine.optimal import weight
 from bufferlog.frontend.parser import parse
 from bufferlog.frontend.printer import print_module
 from test_analysis_parity import SMALL  # noqa: E402
+
+from bufferlog.core import CertificateError
 
 try:
     from tests import gen_programs, oracle

@@ -95,12 +95,6 @@ def is_structured(op: Op) -> bool:
         "linalg.generic", "linalg.transpose", "linalg.broadcast", "linalg.map", "linalg.reduce")
 
 
-def is_structured(op: Op) -> bool:
-    """A linalg structured op: ``ins``/``outs`` operands (generic, map, reduce, named ops)."""
-    return "operandSegmentSizes" in op.attrs or op.name in (
-        "linalg.transpose", "linalg.broadcast", "linalg.map", "linalg.reduce")
-
-
 def linalg_ins_outs(op: Op) -> tuple[list[Value], list[Value]]:
     """(ins, outs) operands of a linalg structured op, per ``operandSegmentSizes`` where
     MLIR has it, else per the op's fixed operand structure."""
