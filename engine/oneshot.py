@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from bufferlog.core import UserError
+from bufferlog.core.timing import phase
 
 from .greedy import Decisions, Greedy
 from .view import ProgramView
@@ -101,6 +102,7 @@ class Session:
         self.engine = engine
         self.prog = program or load_program(rules_path(), rules_dir)
         self.oracle: dict[str, set] = {"slices_equal": set(), "z3_disjoint": set()}
+        self.given: dict[str, set] = {"given_raw": set(), "given_parallel_write": set()}
 
     def run(self, check: list[int], decided: list[int], g: Greedy | None,
             relations=None) -> dict[str, set]:
@@ -110,7 +112,13 @@ class Session:
         facts = dict(self.rows)
         facts.update(decision_facts(g, check, decided))
         facts.update({k: sorted(v) for k, v in self.oracle.items()})
+        facts.update({k: sorted(v) for k, v in self.given.items()})
         return run(self.prog, facts, engine=self.engine, relations=relations).relations
+
+    def keep(self, rel: dict[str, set]) -> None:
+        """Keep a layer's triples for the certificate run."""
+        self.given["given_raw"] |= rel["raw"]
+        self.given["given_parallel_write"] |= rel["parallel_write"]
 
 
 def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rules_dir=None,
@@ -125,14 +133,16 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
 
     if z3_slices is None:
         z3_slices = strategy == "optimal"
-    facts = export(module)
+    with phase("facts"):
+        facts = export(module)
     session = Session(facts.rows, engine, rules_dir, program)
     layers = call_layers(facts.rows)
     view: Analysis | None = None
     g: Greedy | None = None
     decided: list[int] = []
     for layer in layers or [[]]:
-        rel = session.run(layer, decided, g)
+        with phase("rules"):
+            rel = session.run(layer, decided, g)
         if view is None:
             view = Analysis(facts.rows, rel)
             for o, why in sorted(rel["unsupported_op"]):
@@ -140,27 +150,34 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
             g = Greedy(view)
         view.refresh(rel)
         for _ in range(ORACLE_ROUNDS):  # new exemptions expose the next reads' triples
-            if not _oracle_round(session, view, layer, z3_slices):
+            with phase("z3 oracle"):
+                new = _oracle_round(session, view, layer, z3_slices)
+            if not new:
                 break
-            view.refresh(session.run(layer, decided, g))
-        g.load(layer)
-        if fixed is not None:
-            for f in layer:
-                g.decide(f, fixed=fixed)
-        elif strategy == "optimal":
-            from .optimal import decide_layer
+            with phase("rules"):
+                view.refresh(session.run(layer, decided, g))
+        session.keep(view.rel)
+        with phase("decisions"):
+            g.load(layer)
+            if fixed is not None:
+                for f in layer:
+                    g.decide(f, fixed=fixed)
+            elif strategy == "optimal":
+                from .optimal import decide_layer
 
-            decide_layer(g, layer)
-        else:
-            for f in layer:
-                g.decide(f)
+                decide_layer(g, layer)
+            else:
+                for f in layer:
+                    g.decide(f)
         decided += layer
-    # the certificate: every function decided and checked again; the view keeps the last
-    # layer's semantics (complete: a later layer only adds its callers' call semantics)
-    final = session.run(decided, decided, g, relations=FINAL_RELATIONS)
-    view.greedy, view.final, view.oracle = g, final, session.oracle
-    view.z3_slices = z3_slices
-    certify(view, final)
+    # the certificate: every function decided, checked against the triples the decisions
+    # used (given, not derived again); the view keeps the last layer's semantics
+    # (complete: a later layer only adds its callers' call semantics)
+    with phase("certificate"):
+        final = session.run([], decided, g, relations=FINAL_RELATIONS)
+        view.greedy, view.final, view.oracle = g, final, session.oracle
+        view.z3_slices = z3_slices
+        certify(view, final)
     return facts, view, finish(view, g, final)
 
 
