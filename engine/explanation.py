@@ -211,10 +211,10 @@ def render(res: dict) -> str:
                     extra = x.get("value") or f"operand #{x.get('operand')}"
                     lines.append(f"    {k.replace('_', ' ')}: {x['loc']}: {extra} of {x['text']}")
             if "proof" in it:
-                lines.append(f"    proof of {it['query']} ({res['engine']}):")
+                lines.append(f"    proof of {it['query']}:")
                 lines += _indent(render_text(it["proof"]), 6)
             for w in it.get("why_not", []):
-                lines.append(f"    why not {w['query']} ({res['engine']}):")
+                lines.append(f"    why not {w['query']}:")
                 lines += _indent(render_text(w), 6)
             if "pairs_checked" in it:
                 lines.append(f"    read/write pairs in its alias set: {it['pairs_checked']}")

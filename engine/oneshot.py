@@ -24,6 +24,10 @@ from .view import ProgramView
 
 RULES_FILE = "analysis.dl"
 ORACLE_ROUNDS = 8  # at most this many Z3 rounds per layer
+#: what a run for a later layer reads: its triples and guards, and what the callees'
+#: summaries change (the call operands' semantics); the rest is the first run's
+LAYER_RELATIONS = ("raw", "parallel_write", "carried_alias", "call_shared", "call_alias",
+                   "call_write", "not_writable", "slice_differs")
 #: what the certificate run reads: the certificate and the summaries mlir-opt prints
 FINAL_RELATIONS = ("forced_violated", "alias_split", "conflict", "nonwritable_written",
                    "parallel_conflict", "func_access", "return_equiv_arg")
@@ -141,21 +145,23 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
     g: Greedy | None = None
     decided: list[int] = []
     for layer in layers or [[]]:
+        wanted = None if view is None else LAYER_RELATIONS
         with phase("rules"):
-            rel = session.run(layer, decided, g)
+            rel = session.run(layer, decided, g, relations=wanted)
         if view is None:
             view = Analysis(facts.rows, rel)
             for o, why in sorted(rel["unsupported_op"]):
                 raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
             g = Greedy(view)
-        view.refresh(rel)
+        else:
+            view.update_calls(rel)
         for _ in range(ORACLE_ROUNDS):  # new exemptions expose the next reads' triples
             with phase("z3 oracle"):
                 new = _oracle_round(session, view, layer, z3_slices)
             if not new:
                 break
             with phase("rules"):
-                view.refresh(session.run(layer, decided, g))
+                view.update_calls(session.run(layer, decided, g, relations=LAYER_RELATIONS))
         session.keep(view.rel)
         with phase("decisions"):
             g.load(layer)

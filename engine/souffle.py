@@ -152,7 +152,9 @@ def explain_json(prog: Program, facts: Facts, rel: str, values: Tuple, depth: in
                  timeout: float | None = None) -> dict | None:
     """Soufflé's own JSON proof of a tuple (``-t explain``), or None if not derived."""
     exe = _exe()
-    text, origin = render(prog, [])
+    # in provenance mode Soufflé keeps only the relations a program outputs: without
+    # `.output` every query answers "Relation not found"
+    text, origin = render(prog, list(prog.decls))
     query = format_tuple(rel, values)
     script = f"format json\nsetdepth {depth}\nexplain {query}\nexit\n"
     with tempfile.TemporaryDirectory(prefix="bufferlog-souffle-") as tmp:
@@ -165,6 +167,8 @@ def explain_json(prog: Program, facts: Facts, rel: str, values: Tuple, depth: in
                         str(src)], f"explaining {query}", origin, timeout, stdin=script)
     if "Tuple not found" in stdout:
         return None
+    if "Relation not found" in stdout:
+        raise EngineError(f"souffle engine: no relation {rel} in the explained program")
     start = stdout.find("{")
     if start < 0:
         raise EngineError(f"souffle engine: no proof in the explain output for {query}: "

@@ -88,6 +88,19 @@ class ProgramView:
         self.whole_insert = {o for o, _, _ in rel["subset_insert_whole"]}
         self.subset_insert.update({o: (s, d) for o, s, d in rel["subset_insert_whole"]})
 
+    def update_calls(self, rel: dict[str, set]) -> None:
+        """Take a later layer's run (``oneshot.LAYER_RELATIONS``): its triples and guards,
+        and the semantics its callees' summaries give to call operands."""
+        merged = dict(self.rel)
+        merged.update(rel)
+        self.rel = merged
+        for o, i, v, k in sorted(rel["call_alias"]):
+            if (v, k) not in self.aliases[(o, i)]:
+                self.aliases[(o, i)].append((v, k))
+                self.rev_alias[v].append(((o, i), k))
+        self.writes |= set(rel["call_write"])
+        self.not_writable = {t[0] for t in rel["not_writable"]}
+
     # ------------------------------------------------------------------ structure
     def enclosing_func(self, o: int) -> int | None:
         while o is not None and o not in self.func_ops:
