@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -430,6 +431,12 @@ def _checks_hold(m: Matcher, checks, s: Binding) -> bool:
 # --------------------------------------------------------------------- souffle proofs
 
 
+def _constraint(node: dict) -> bool:
+    """A Soufflé proof leaf that is an evaluated comparison, not an atom."""
+    text = node.get("axiom", "").strip().lstrip("!")
+    return bool(text) and re.match(r"^[A-Za-z_][\w.]*\s*\(", text) is None
+
+
 def from_souffle(prog: Program, obj: dict, depth: int) -> dict:
     """Convert ``souffle -t explain`` JSON into our proof node shape."""
     rule_texts = {r.get("rule-number"): r.get("rule", "") for r in obj.get("rules", [])}
@@ -460,8 +467,10 @@ def from_souffle(prog: Program, obj: dict, depth: int) -> dict:
             (r for r in cands if r.rid == rid), None)
         info = rule_info(rule) if rule else {"id": f"{rel}.{rid}", "file": None, "line": None,
                                              "text": rule_texts.get(num, "")}
-        return {"tuple": tup, "rule": info,
-                "premises": [conv(c, d - 1) for c in node.get("children", [])]}
+        # Soufflé lists a rule's evaluated constraints ("1 = 1") among its premises; the
+        # proof shape has atoms and negations only (constraints are part of the rule)
+        kids = [c for c in node.get("children", []) if not _constraint(c)]
+        return {"tuple": tup, "rule": info, "premises": [conv(c, d - 1) for c in kids]}
 
     return conv(obj["proof"], depth)
 
