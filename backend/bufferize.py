@@ -39,6 +39,8 @@ from bufferlog.frontend.ir import Block, Module, Op, Region, Value
 
 from bufferlog.errors import UserError
 
+from .ir_edit import BlockEdits, walk_ops
+
 INDEX = T.IndexType()
 LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map")
 VIEW_CHAIN = ("memref.expand_shape", "memref.collapse_shape", "memref.cast")
@@ -160,14 +162,14 @@ class Bufferizer:
         self.dead: list[Op] = []
         self.globals: dict[tuple[str, str], str] = {}
         self.ip: Op | None = None  # insertion point: new ops go before it
-        self.funcs = {f.attrs["sym_name"].value: f for f in module.functions()}
+        self.funcs = {f.attrs["sym_name"].value: f for f in functions(module)}
+        self.edits = BlockEdits()
         self.dropped: dict[str, dict[int, int]] = {}  # callee -> result idx -> arg idx
 
     # .. building helpers
     def emit(self, name, operands=(), types=(), attrs=None) -> Op:
         op = Op(name, list(operands), list(types), attrs or {}, loc=self.ip.loc)
-        self.ip.parent.insert_before(self.ip, op)
-        return op
+        return self.edits.insert_before(self.ip, op)
 
     def const_index(self, n: int) -> Value:
         return self.emit("arith.constant", (), [INDEX], {"value": IntegerAttr(n, INDEX)}).result
@@ -247,15 +249,12 @@ class Bufferizer:
     def run(self) -> None:
         self.state: dict[str, str] = {}
         self.nodrop: set[str] = set()
-        for f in self.m.functions():
+        for f in functions(self.m):
             self.func(f)
         for op in reversed(self.dead):
-            for u in op.operand_uses:
-                u.value.uses.remove(u)
-            op._uses = []
-            op.parent.ops.remove(op)
-            op.parent = None
-        for op in self.m.walk():
+            self.edits.remove(op)
+        self.edits.flush()
+        for op in walk_ops(self.m):
             if op.name == "func.func":
                 continue
             for v in [*op.operands, *op.results]:
@@ -269,7 +268,7 @@ class Bufferizer:
             return
         self.state[name] = "busy"
         saved = self.ip
-        for op in f.walk():
+        for op in walk_ops(f):
             callee = self.funcs.get(getattr(op.attrs.get("callee"), "root", None))
             if op.name == "func.call" and callee is not None:
                 self.func(callee)
@@ -301,27 +300,42 @@ class Bufferizer:
         self.state[name] = "done"
 
     def block(self, blk) -> None:
+        """Bufferize the ops of ``blk`` and, nested, of their regions, with an explicit
+        stack: handlers of region ops are generators that yield each block of their
+        regions to be bufferized before they go on (no recursion, any nesting depth)."""
+        stack = [self._ops_of(blk)]
+        while stack:
+            try:
+                stack.append(self._ops_of(next(stack[-1])))
+            except StopIteration:
+                stack.pop()
+
+    def _ops_of(self, blk):
         for op in list(blk.ops):
             self.ip = op
-            self.visit(op)
+            nested = self.visit(op)
+            if nested is not None:
+                yield from nested
 
-    def visit(self, op: Op) -> None:
+    def visit(self, op: Op):
+        """Bufferize ``op``; for an op with regions, return the generator that yields its
+        blocks (see :meth:`block`)."""
         tensors = any(self.is_t(v) for v in [*op.operands, *op.results])
         h = getattr(self, "op_" + op.name.replace(".", "_"), None)
         if h is not None and (tensors or op.name in ("func.return",)):
-            h(op)
-            return
+            return h(op)
         if is_structured(op) and tensors:
-            self.linalg(op)
-            return
+            return self.linalg(op)
         if tensors and op.name not in PASS_THROUGH:
             if self.user_op(op):
-                self.declared(op)
-                return
+                return self.declared(op)
             self.fail(op, f"bufferize: unsupported op '{op.name}' on tensors")
+        return self.regions_of(op) if op.regions else None
+
+    def regions_of(self, op: Op):
         for r in op.regions:
             for b in r.blocks:
-                self.block(b)
+                yield b
                 self.ip = op
 
     def done(self, op: Op, *bufs: Value) -> None:
@@ -529,7 +543,7 @@ class Bufferizer:
         ``linalg.map`` on ``linalg.index``es (a ``linalg.fill`` when the value does not
         depend on the position), as for tensor.pad's padding value."""
         b = self.alloc(memref_of(op.result.type), list(op.operands))
-        self.pad_fill(op, b)
+        yield from self.pad_fill(op, b)
         self.done(op, b)
 
     def op_tensor_pad(self, op):
@@ -552,7 +566,7 @@ class Bufferizer:
                 total = self.index_sum([low[i], sizes[i], high[i]])
                 dyn.append(total if isinstance(total, Value) else self.const_index(total))
         b = self.alloc(memref_of(t), dyn)
-        self.pad_fill(op, b)
+        yield from self.pad_fill(op, b)
         self.copy(src, self.subview(b, low, sizes, [1] * t.rank, src.type.shape))
         self.done(op, b)
 
@@ -590,7 +604,7 @@ class Bufferizer:
             blk.append(o)
         blk.append(Op("linalg.yield", [y], [], {}, loc=yld.loc))
         yld.erase()
-        self.block(blk)  # e.g. tensor.extract of a captured tensor
+        yield blk  # e.g. tensor.extract of a captured tensor
         self.ip = op
 
     def op_tensor_concat(self, op):
@@ -623,8 +637,7 @@ class Bufferizer:
                 new.append(b)
                 res.append(b)
         op.set_operands(new)
-        for blk in op.regions[0].blocks if op.regions else ():
-            self.block(blk)  # e.g. tensor.extract of a captured tensor
+        yield from op.regions[0].blocks if op.regions else ()  # e.g. tensor.extract of a captured tensor
         self.ip = op
         for r, b in zip(op.results, res, strict=True):
             self.buf[r] = b
@@ -788,7 +801,8 @@ class Bufferizer:
         body = op.regions[0].entry
         self.retype(body.args[1:], types)
         self.retype(op.results, types)
-        self.block_keep(body, op)
+        yield body
+        self.ip = op
         y = body.ops[-1]
         self.ip = y
         used: set = set()
@@ -796,15 +810,11 @@ class Bufferizer:
                         if types[k] is not None else v for k, v in enumerate(y.operands)])
         self.ip = op
 
-    def block_keep(self, body, op) -> None:
-        self.block(body)
-        self.ip = op
-
     def op_scf_while(self, op):
         types = self.inits(op, 0)
         before, after = op.regions[0].entry, op.regions[1].entry
         self.retype(before.args, types)
-        self.block(before)
+        yield before
         cond = before.ops[-1]
         self.ip = cond
         used: set = set()
@@ -829,7 +839,7 @@ class Bufferizer:
         cond.set_operands(vals)
         self.retype(after.args, atypes)
         self.retype(op.results, atypes)
-        self.block(after)
+        yield after
         y = after.ops[-1]
         self.ip = y
         used = set()
@@ -849,7 +859,7 @@ class Bufferizer:
         blocks = [r.entry for r in op.regions if r.blocks]
         ys = []
         for b in blocks:
-            self.block(b)
+            yield b
             ys.append(b.ops[-1])
         self.ip = op
         types = []
@@ -898,7 +908,8 @@ class Bufferizer:
                 b = n
             bufs.append(b)
             self.buf[arg] = b
-        self.block_keep(f.body, op)
+        yield f.body
+        self.ip = op
         for arg, b in zip(f.shared_outs, bufs, strict=True):
             arg.replace_all_uses_with(b)
         del f.body.args[len(f.ivs):]
@@ -974,6 +985,10 @@ class Bufferizer:
             a.type = t
             self.buf[a] = a
         self.ip = saved
+
+
+def functions(module: Module) -> list[Op]:
+    return [op for op in walk_ops(module) if op.name == "func.func"]
 
 
 def strip_casts(v: Value) -> Value:
