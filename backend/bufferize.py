@@ -19,6 +19,8 @@ a result that is one of the arguments is dropped (callers reuse their operand), 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import (
     ArrayAttr,
@@ -42,7 +44,7 @@ from bufferlog.errors import UserError
 from .ir_edit import BlockEdits, walk_ops
 
 INDEX = T.IndexType()
-LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map")
+LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map", "infer-layout-map")
 VIEW_CHAIN = ("memref.expand_shape", "memref.collapse_shape", "memref.cast")
 PASS_THROUGH = ("linalg.yield", "linalg.index", "scf.yield", "scf.condition")
 
@@ -58,12 +60,21 @@ def dynamic_layout(rank: int) -> StridedLayoutAttr:
 
 
 def memref_of(t, layout: str = "identity-layout-map"):
-    """The memref type a tensor type becomes (identity or fully dynamic layout)."""
+    """The memref type a tensor type becomes (identity or fully dynamic layout; with
+    ``infer-layout-map`` the fully dynamic one, except for function results, which take
+    the type of the buffers returned)."""
     if isinstance(t, T.UnrankedTensorType):
         return T.UnrankedMemRefType(t.elem)
-    if layout == "fully-dynamic-layout-map":
+    if layout in ("fully-dynamic-layout-map", "infer-layout-map"):
         return T.MemRefType(t.shape, t.elem, dynamic_layout(len(t.shape)))
     return T.MemRefType(t.shape, t.elem)
+
+
+def in_space(t, like):
+    """Type ``t`` in the memory space of memref type ``like`` (views, copies and carried
+    buffers stay where their source lives)."""
+    space = getattr(like, "memspace", None)
+    return t if space is None or isinstance(t, T.UnrankedMemRefType) else replace(t, memspace=space)
 
 
 def strides_of(t: T.MemRefType) -> tuple[list[int | None], int | None]:
@@ -88,7 +99,7 @@ def cast_compatible(src, dst) -> bool:
     both are static)."""
     if isinstance(dst, T.UnrankedMemRefType) or isinstance(src, T.UnrankedMemRefType):
         return src.elem == dst.elem
-    if src.elem != dst.elem or src.rank != dst.rank:
+    if src.elem != dst.elem or src.rank != dst.rank or src.memspace != dst.memspace:
         return False
     if any(a is not None and b is not None and a != b for a, b in zip(src.shape, dst.shape, strict=True)):
         return False
@@ -108,6 +119,10 @@ def _sat_mul(a, b):
 
 
 def expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
+    return in_space(_expanded_type(src, shape, groups), src)
+
+
+def _expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
     """Result type of ``memref.expand_shape`` of ``src`` (MLIR's ``computeExpandedType``):
     identity stays identity; otherwise each source stride is spread over its group,
     innermost result dim first. Any strided source can be expanded."""
@@ -125,6 +140,11 @@ def expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.
 
 
 def collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
+    t = _collapsed_type(src, shape, groups)
+    return t if t is None else in_space(t, src)
+
+
+def _collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
     """Result type of ``memref.collapse_shape`` of ``src`` (MLIR's
     ``computeCollapsedLayoutMap``), or None when the collapsed dims are not provably
     contiguous (MLIR's ``isGuaranteedCollapsible`` fails and its bufferization copies):
@@ -190,12 +210,13 @@ class Bufferizer:
                                  (owner or self.ip).loc)
         return b
 
-    def alloc_like(self, b: Value, shape_of=None) -> Value:
-        """A fresh identity-layout buffer with the shape of buffer ``b``."""
+    def alloc_like(self, b: Value, like=None) -> Value:
+        """A fresh identity-layout buffer with the shape of buffer ``b``, in the memory
+        space of ``b`` (or of memref type ``like``)."""
         t = b.type
         dyn = [self.emit("memref.dim", [b, self.const_index(i)], [INDEX]).result
                for i, d in enumerate(t.shape) if d is None]
-        return self.alloc(T.MemRefType(t.shape, t.elem), dyn)
+        return self.alloc(in_space(T.MemRefType(t.shape, t.elem), t if like is None else like), dyn)
 
     def alloc(self, t, dyn=()) -> Value:
         return self.emit("memref.alloc", dyn, [t], {
@@ -213,10 +234,10 @@ class Bufferizer:
             return self.cast(b, t)
         if isinstance(b.type, T.UnrankedMemRefType):
             self.fail(self.ip, "bufferize: cannot pass an unranked buffer where a ranked one is expected")
-        return self.cast(self.fresh_copy(b), t)
+        return self.cast(self.fresh_copy(b, t), t)
 
-    def fresh_copy(self, b: Value) -> Value:
-        n = self.alloc_like(b)
+    def fresh_copy(self, b: Value, like=None) -> Value:
+        n = self.alloc_like(b, like)
         self.copy(b, n)
         return n
 
@@ -284,6 +305,7 @@ class Bufferizer:
                     a.type = memref_of(a.type, self.layout)
                     self.buf[a] = a
             self.result_types = outs
+            self.returned: list[tuple[Op, int, int, Value]] = []  # infer-layout-map
             self.drop = drop
             self.may_drop = name != "main" and len(blocks) == 1 and name not in self.nodrop
             self.pending: dict[Block, list[tuple[Op, int, int]]] = {}
@@ -291,6 +313,8 @@ class Bufferizer:
                 if blk is not blocks[0]:
                     self.block_args(blk)
                 self.block(blk)
+            if self.layout == "infer-layout-map":
+                self.infer_results(outs, name in self.nodrop)
         f.attrs["function_type"] = TypeAttr(T.FunctionType(
             ins, tuple(t for k, t in enumerate(outs) if k not in drop)))
         if drop and "res_attrs" in f.attrs:
@@ -352,7 +376,13 @@ class Bufferizer:
         from bufferlog.frontend.dialects.bufferization import alloc_tensor_parts
 
         p = alloc_tensor_parts(op)
-        b = self.alloc(memref_of(op.result.type), p.dynamic_sizes)
+        t = memref_of(op.result.type)
+        space = op.attrs.get("memory_space")
+        if space is not None:  # `1 : i64` is written `1` in a memref type
+            space = IntegerAttr(space.value, None) if isinstance(space, IntegerAttr) and str(
+                space.type) == "i64" else space
+            t = replace(t, memspace=space)
+        b = self.alloc(t, p.dynamic_sizes)
         if p.copy is not None:
             self.copy(self.B(p.copy), b)
         self.done(op, b)
@@ -387,8 +417,7 @@ class Bufferizer:
 
     # .. element access
     def op_tensor_extract(self, op):
-        self.emit("memref.load", [self.B(op.operands[0]), *op.operands[1:]], [op.result.type])
-        load = op.parent.ops[op.parent.ops.index(op) - 1]
+        load = self.emit("memref.load", [self.B(op.operands[0]), *op.operands[1:]], [op.result.type])
         op.result.replace_all_uses_with(load.result)
         self.dead.append(op)
 
@@ -427,7 +456,7 @@ class Bufferizer:
         if rt.layout == StridedLayoutAttr(tuple(strides_of(T.MemRefType(rt.shape, rt.elem))[0]), 0) \
                 and all(d is not None for d in rt.shape):
             rt = T.MemRefType(rt.shape, rt.elem)
-        return rt
+        return in_space(rt, bt)
 
     @staticmethod
     def kept_dims(shape, result_shape) -> list[int]:
@@ -497,9 +526,9 @@ class Bufferizer:
         if isinstance(t, T.UnrankedTensorType):
             nt = T.UnrankedMemRefType(t.elem)
         elif isinstance(b.type, T.UnrankedMemRefType) or identity(b.type):
-            nt = T.MemRefType(t.shape, t.elem)
+            nt = in_space(T.MemRefType(t.shape, t.elem), b.type)
         else:
-            nt = T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank))
+            nt = in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), b.type)
         self.done(op, self.cast(b, nt))
 
     def op_tensor_expand_shape(self, op):
@@ -722,9 +751,29 @@ class Bufferizer:
                         and args.index(root) not in self.drop.values()):
                     self.drop[k] = args.index(root)
                     continue
-                v = self.to_type(b, self.result_types[k])
+                if self.layout == "infer-layout-map":
+                    self.returned.append((op, len(vals), k, b))
+                    v = b
+                else:
+                    v = self.to_type(b, self.result_types[k])
             vals.append(v)
         op.set_operands(vals)
+
+    def infer_results(self, outs: list, recursive: bool) -> None:
+        """``infer-layout-map``: a tensor result takes the type of the buffer every return
+        hands back (a returned subview keeps its strided type: no copy); returns that
+        disagree, and recursive functions (whose callers were bufferized first), get the
+        fully dynamic layout, with casts in the returns."""
+        by_k: dict[int, set] = {}
+        for _op, _i, k, b in self.returned:
+            by_k.setdefault(k, set()).add(b.type)
+        for k, types in by_k.items():
+            if len(types) == 1 and not recursive:
+                outs[k] = next(iter(types))
+        for op, i, k, b in self.returned:
+            if b.type != outs[k]:
+                self.ip = op
+                op.set_operand(i, self.to_type(b, outs[k]))
 
     def op_func_call(self, op):
         callee = op.attrs["callee"].root
@@ -745,7 +794,10 @@ class Bufferizer:
             self.nodrop.add(callee)
         drop = self.dropped.get(callee, {}) if self.state.get(callee) == "done" else {}
         keep = [r for k, r in enumerate(op.results) if k not in drop]
-        types = [memref_of(r.type, self.layout) if self.is_t(r) else r.type for r in keep]
+        if self.state.get(callee) == "done":  # the callee's results as bufferized
+            types = list(ft.results)
+        else:
+            types = [memref_of(r.type, self.layout) if self.is_t(r) else r.type for r in keep]
         call = self.emit("func.call", args, types, {"callee": op.attrs["callee"]})
         for k, j in drop.items():
             self.buf[op.results[k]] = passed[j]
@@ -760,7 +812,7 @@ class Bufferizer:
     def carried(self, b: Value):
         """Type of a loop-carried buffer starting as ``b``."""
         t = b.type
-        return t if identity(t) else T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank))
+        return t if identity(t) else in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), t)
 
     def retype(self, vals, types) -> None:
         for v, t in zip(vals, types, strict=True):
@@ -873,7 +925,7 @@ class Bufferizer:
             elif any(isinstance(t, T.UnrankedMemRefType) for t in bt):
                 self.fail(op, "bufferize: scf.if yielding unranked tensors of different layouts")
             else:
-                types.append(T.MemRefType(r.type.shape, r.type.elem, dynamic_layout(r.type.rank)))
+                types.append(in_space(T.MemRefType(r.type.shape, r.type.elem, dynamic_layout(r.type.rank)), bt[0]))
         for y in ys:
             self.ip = y
             y.set_operands([self.cast(self.B(v), types[k]) if types[k] is not None else v
@@ -1019,5 +1071,5 @@ def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
         return module
     from bufferlog.backend.dealloc import deallocate
 
-    deallocate(module, "memref-dealloc", engine)
+    deallocate(module, "memref-dealloc", engine, rules_dir)
     return module

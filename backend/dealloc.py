@@ -30,7 +30,7 @@ from pathlib import Path
 from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import DenseArrayAttr, IntegerAttr
 from bufferlog.frontend.facts import export
-from bufferlog.frontend.ir import Block, BlockArg, Module, Op, OpResult, Region, Value
+from bufferlog.frontend.ir import Block, BlockArg, Loc, Module, Op, OpResult, Region, Value
 from bufferlog.frontend.types import MemRefType
 
 from bufferlog.errors import UserError
@@ -97,20 +97,34 @@ class Dealloc:
         ops = self.f.ops
         for (o,) in sorted(self.rel("unsupported_branch")):
             raise UserError(f"dealloc: branch op '{ops[o].name}' is not supported (no "
-                            "mem_branch fact in rules/ops_memref.dl)", ops[o].loc)
+                            "mem_branch fact in rules/ops_memref.dl)", self._at(ops[o]))
         for (o,) in sorted(self.rel("unknown_effects")):
             raise UserError("ops with unknown memory side effects are not supported "
-                            f"('{ops[o].name}'; describe it in rules/ops_memref.dl)", ops[o].loc)
+                            f"('{ops[o].name}'; describe it in rules/ops_memref.dl)", self._at(ops[o]))
         for (o,) in sorted(self.rel("unsupported")):
             raise UserError(f"dealloc: unsupported op '{ops[o].name}' with memref results "
-                            "(aliasing or ownership unknown)", ops[o].loc)
+                            "(aliasing or ownership unknown)", self._at(ops[o]))
+
+    def _at(self, op: Op) -> Loc:
+        """Where mlir-opt locates ``op``: at its name, after any ``%r =``."""
+        from bufferlog.frontend.verify import _RESULT_BINDING
+
+        loc, lines = op.loc, self.m.source_lines
+        m = _RESULT_BINDING.match(lines[loc.line - 1], loc.col - 1) if 0 < loc.line <= len(lines) else None
+        return Loc(loc.file, loc.line, m.end() + 1) if m else loc
 
     # ------------------------------------------------------------------ helpers
     def insert_before(self, anchor: Op, op: Op) -> None:
         self.edits.insert_before(anchor, op)
 
-    def name(self, v: Value) -> str:
-        return f"%{v.name}" if v.name else "a buffer"
+    @staticmethod
+    def name(v: Value) -> str:
+        """``v`` as the source names it (``%r#1`` for a result of a multi-result op)."""
+        if not v.name:
+            return "a buffer"
+        if isinstance(v, OpResult) and len([r for r in v.op.results if r.name == v.name]) > 1:
+            return f"%{v.name}#{v.index}"
+        return f"%{v.name}"
 
     def state(self, vid: int) -> str:
         return self.own.get(vid, "false")

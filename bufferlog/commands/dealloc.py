@@ -1,5 +1,6 @@
-"""``bufferlog dealloc FILE|- [-o OUT] [--emit memref-dealloc|bufferization-dealloc]``:
-insert buffer deallocations into memref IR (ownership-based, derived by rules)."""
+"""``bufferlog dealloc FILE|- [-o OUT] [--emit memref-dealloc|bufferization-dealloc]
+[--rules DIR] [--stats]``: insert buffer deallocations into memref IR (ownership-based,
+derived by rules/dealloc.dl)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ def register(sub) -> None:
                         "bufferization.dealloc ops for mlir-opt's lowering")
     p.add_argument("--engine", choices=["auto", "souffle", "embedded"], default="auto",
                    help="Datalog engine")
-    p.add_argument("--stats", action="store_true", help="print dealloc statistics on stderr")
+    p.add_argument("--rules", metavar="DIR",
+                   help="extra/overriding rule files (e.g. mem_* facts of your own ops)")
+    p.add_argument("--stats", action="store_true",
+                   help="print dealloc statistics on stderr, and why each run-time check is kept")
     p.set_defaults(func=run)
 
 
@@ -28,9 +32,8 @@ def run(args) -> int:
 
     name, text = read_input(args.file)
     m = parse(text, name)
-    st = deallocate(m, args.emit, args.engine)
+    st = deallocate(m, args.emit, args.engine, args.rules)
     write_output(args.output, print_module(m))
     if args.stats:
-        print(f"deallocs: static={st.static} conditional={st.conditional} runtime={st.runtime} "
-              f"clones={st.clones} indicators={st.indicators} folded={st.folded}", file=sys.stderr)
+        print("\n".join([st.summary(), *st.reasons]), file=sys.stderr)
     return 0
