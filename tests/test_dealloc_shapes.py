@@ -10,7 +10,8 @@ memref-level seeds of the shared corpus).
   ``backend/quality.py count_figures``.
 * Programs with a ``@main`` run under mlir-runner-22 with the counting allocator: the
   same printed values as mlir-opt's pipeline output (or as the input itself where
-  mlir-opt refuses it), nothing leaked, nothing freed twice or foreign.
+  mlir-opt refuses it or its output cannot be lowered), nothing leaked, nothing freed
+  twice or foreign.
 * Every guarded free or runtime alias check we emit has a reason in ``dealloc --stats``.
 
 Run ``python tests/test_dealloc_shapes.py`` to print the count table of
@@ -88,7 +89,10 @@ def test_runs_like_mlir_opt(path: Path) -> None:
     mine, _ = ours(path)
     got = oracle.run_program(runnable(mine), count=True)
     ref = reference(path)
-    want = oracle.run_program(runnable(ref if ref is not None else path.read_text()), count=True)
+    try:
+        want = oracle.run_program(runnable(ref if ref is not None else path.read_text()), count=True)
+    except oracle.OracleError:  # mlir-opt's own output cannot be lowered (a clone of a
+        want = oracle.run_program(path.read_text(), count=True)  # static-offset view)
     assert got.returncode == 0, got.stderr
     assert got.masked_stdout == want.masked_stdout
     assert (got.live, got.double_frees, got.bad_frees) == (0, 0, 0), mine
