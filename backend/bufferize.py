@@ -19,6 +19,8 @@ a result that is one of the arguments is dropped (callers reuse their operand), 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import (
     ArrayAttr,
@@ -39,8 +41,10 @@ from bufferlog.frontend.ir import Block, Module, Op, Region, Value
 
 from bufferlog.core import UserError
 
+from .ir_edit import BlockEdits, walk_ops
+
 INDEX = T.IndexType()
-LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map")
+LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map", "infer-layout-map")
 VIEW_CHAIN = ("memref.expand_shape", "memref.collapse_shape", "memref.cast")
 PASS_THROUGH = ("linalg.yield", "linalg.index", "scf.yield", "scf.condition")
 
@@ -56,12 +60,21 @@ def dynamic_layout(rank: int) -> StridedLayoutAttr:
 
 
 def memref_of(t, layout: str = "identity-layout-map"):
-    """The memref type a tensor type becomes (identity or fully dynamic layout)."""
+    """The memref type a tensor type becomes (identity or fully dynamic layout; with
+    ``infer-layout-map`` the fully dynamic one, except for function results, which take
+    the type of the buffers returned)."""
     if isinstance(t, T.UnrankedTensorType):
         return T.UnrankedMemRefType(t.elem)
-    if layout == "fully-dynamic-layout-map":
+    if layout in ("fully-dynamic-layout-map", "infer-layout-map"):
         return T.MemRefType(t.shape, t.elem, dynamic_layout(len(t.shape)))
     return T.MemRefType(t.shape, t.elem)
+
+
+def in_space(t, like):
+    """Type ``t`` in the memory space of memref type ``like`` (views, copies and carried
+    buffers stay where their source lives)."""
+    space = getattr(like, "memspace", None)
+    return t if space is None or isinstance(t, T.UnrankedMemRefType) else replace(t, memspace=space)
 
 
 def strides_of(t: T.MemRefType) -> tuple[list[int | None], int | None]:
@@ -86,7 +99,7 @@ def cast_compatible(src, dst) -> bool:
     both are static)."""
     if isinstance(dst, T.UnrankedMemRefType) or isinstance(src, T.UnrankedMemRefType):
         return src.elem == dst.elem
-    if src.elem != dst.elem or src.rank != dst.rank:
+    if src.elem != dst.elem or src.rank != dst.rank or src.memspace != dst.memspace:
         return False
     if any(a is not None and b is not None and a != b for a, b in zip(src.shape, dst.shape, strict=True)):
         return False
@@ -106,6 +119,10 @@ def _sat_mul(a, b):
 
 
 def expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
+    return in_space(_expanded_type(src, shape, groups), src)
+
+
+def _expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
     """Result type of ``memref.expand_shape`` of ``src`` (MLIR's ``computeExpandedType``):
     identity stays identity; otherwise each source stride is spread over its group,
     innermost result dim first. Any strided source can be expanded."""
@@ -123,6 +140,11 @@ def expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.
 
 
 def collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
+    t = _collapsed_type(src, shape, groups)
+    return t if t is None else in_space(t, src)
+
+
+def _collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
     """Result type of ``memref.collapse_shape`` of ``src`` (MLIR's
     ``computeCollapsedLayoutMap``), or None when the collapsed dims are not provably
     contiguous (MLIR's ``isGuaranteedCollapsible`` fails and its bufferization copies):
@@ -160,14 +182,14 @@ class Bufferizer:
         self.dead: list[Op] = []
         self.globals: dict[tuple[str, str], str] = {}
         self.ip: Op | None = None  # insertion point: new ops go before it
-        self.funcs = {f.attrs["sym_name"].value: f for f in module.functions()}
+        self.funcs = {f.attrs["sym_name"].value: f for f in functions(module)}
+        self.edits = BlockEdits()
         self.dropped: dict[str, dict[int, int]] = {}  # callee -> result idx -> arg idx
 
     # .. building helpers
     def emit(self, name, operands=(), types=(), attrs=None) -> Op:
         op = Op(name, list(operands), list(types), attrs or {}, loc=self.ip.loc)
-        self.ip.parent.insert_before(self.ip, op)
-        return op
+        return self.edits.insert_before(self.ip, op)
 
     def const_index(self, n: int) -> Value:
         return self.emit("arith.constant", (), [INDEX], {"value": IntegerAttr(n, INDEX)}).result
@@ -188,12 +210,13 @@ class Bufferizer:
                                  (owner or self.ip).loc)
         return b
 
-    def alloc_like(self, b: Value, shape_of=None) -> Value:
-        """A fresh identity-layout buffer with the shape of buffer ``b``."""
+    def alloc_like(self, b: Value, like=None) -> Value:
+        """A fresh identity-layout buffer with the shape of buffer ``b``, in the memory
+        space of ``b`` (or of memref type ``like``)."""
         t = b.type
         dyn = [self.emit("memref.dim", [b, self.const_index(i)], [INDEX]).result
                for i, d in enumerate(t.shape) if d is None]
-        return self.alloc(T.MemRefType(t.shape, t.elem), dyn)
+        return self.alloc(in_space(T.MemRefType(t.shape, t.elem), t if like is None else like), dyn)
 
     def alloc(self, t, dyn=()) -> Value:
         return self.emit("memref.alloc", dyn, [t], {
@@ -211,10 +234,10 @@ class Bufferizer:
             return self.cast(b, t)
         if isinstance(b.type, T.UnrankedMemRefType):
             self.fail(self.ip, "bufferize: cannot pass an unranked buffer where a ranked one is expected")
-        return self.cast(self.fresh_copy(b), t)
+        return self.cast(self.fresh_copy(b, t), t)
 
-    def fresh_copy(self, b: Value) -> Value:
-        n = self.alloc_like(b)
+    def fresh_copy(self, b: Value, like=None) -> Value:
+        n = self.alloc_like(b, like)
         self.copy(b, n)
         return n
 
@@ -247,15 +270,12 @@ class Bufferizer:
     def run(self) -> None:
         self.state: dict[str, str] = {}
         self.nodrop: set[str] = set()
-        for f in self.m.functions():
+        for f in functions(self.m):
             self.func(f)
         for op in reversed(self.dead):
-            for u in op.operand_uses:
-                u.value.uses.remove(u)
-            op._uses = []
-            op.parent.ops.remove(op)
-            op.parent = None
-        for op in self.m.walk():
+            self.edits.remove(op)
+        self.edits.flush()
+        for op in walk_ops(self.m):
             if op.name == "func.func":
                 continue
             for v in [*op.operands, *op.results]:
@@ -269,7 +289,7 @@ class Bufferizer:
             return
         self.state[name] = "busy"
         saved = self.ip
-        for op in f.walk():
+        for op in walk_ops(f):
             callee = self.funcs.get(getattr(op.attrs.get("callee"), "root", None))
             if op.name == "func.call" and callee is not None:
                 self.func(callee)
@@ -285,6 +305,7 @@ class Bufferizer:
                     a.type = memref_of(a.type, self.layout)
                     self.buf[a] = a
             self.result_types = outs
+            self.returned: list[tuple[Op, int, int, Value]] = []  # infer-layout-map
             self.drop = drop
             self.may_drop = name != "main" and len(blocks) == 1 and name not in self.nodrop
             self.pending: dict[Block, list[tuple[Op, int, int]]] = {}
@@ -292,6 +313,8 @@ class Bufferizer:
                 if blk is not blocks[0]:
                     self.block_args(blk)
                 self.block(blk)
+            if self.layout == "infer-layout-map":
+                self.infer_results(outs, name in self.nodrop)
         f.attrs["function_type"] = TypeAttr(T.FunctionType(
             ins, tuple(t for k, t in enumerate(outs) if k not in drop)))
         if drop and "res_attrs" in f.attrs:
@@ -301,27 +324,42 @@ class Bufferizer:
         self.state[name] = "done"
 
     def block(self, blk) -> None:
+        """Bufferize the ops of ``blk`` and, nested, of their regions, with an explicit
+        stack: handlers of region ops are generators that yield each block of their
+        regions to be bufferized before they go on (no recursion, any nesting depth)."""
+        stack = [self._ops_of(blk)]
+        while stack:
+            try:
+                stack.append(self._ops_of(next(stack[-1])))
+            except StopIteration:
+                stack.pop()
+
+    def _ops_of(self, blk):
         for op in list(blk.ops):
             self.ip = op
-            self.visit(op)
+            nested = self.visit(op)
+            if nested is not None:
+                yield from nested
 
-    def visit(self, op: Op) -> None:
+    def visit(self, op: Op):
+        """Bufferize ``op``; for an op with regions, return the generator that yields its
+        blocks (see :meth:`block`)."""
         tensors = any(self.is_t(v) for v in [*op.operands, *op.results])
         h = getattr(self, "op_" + op.name.replace(".", "_"), None)
         if h is not None and (tensors or op.name in ("func.return",)):
-            h(op)
-            return
+            return h(op)
         if is_structured(op) and tensors:
-            self.linalg(op)
-            return
+            return self.linalg(op)
         if tensors and op.name not in PASS_THROUGH:
             if self.user_op(op):
-                self.declared(op)
-                return
+                return self.declared(op)
             self.fail(op, f"bufferize: unsupported op '{op.name}' on tensors")
+        return self.regions_of(op) if op.regions else None
+
+    def regions_of(self, op: Op):
         for r in op.regions:
             for b in r.blocks:
-                self.block(b)
+                yield b
                 self.ip = op
 
     def done(self, op: Op, *bufs: Value) -> None:
@@ -338,7 +376,13 @@ class Bufferizer:
         from bufferlog.frontend.dialects.bufferization import alloc_tensor_parts
 
         p = alloc_tensor_parts(op)
-        b = self.alloc(memref_of(op.result.type), p.dynamic_sizes)
+        t = memref_of(op.result.type)
+        space = op.attrs.get("memory_space")
+        if space is not None:  # `1 : i64` is written `1` in a memref type
+            space = IntegerAttr(space.value, None) if isinstance(space, IntegerAttr) and str(
+                space.type) == "i64" else space
+            t = replace(t, memspace=space)
+        b = self.alloc(t, p.dynamic_sizes)
         if p.copy is not None:
             self.copy(self.B(p.copy), b)
         self.done(op, b)
@@ -373,8 +417,7 @@ class Bufferizer:
 
     # .. element access
     def op_tensor_extract(self, op):
-        self.emit("memref.load", [self.B(op.operands[0]), *op.operands[1:]], [op.result.type])
-        load = op.parent.ops[op.parent.ops.index(op) - 1]
+        load = self.emit("memref.load", [self.B(op.operands[0]), *op.operands[1:]], [op.result.type])
         op.result.replace_all_uses_with(load.result)
         self.dead.append(op)
 
@@ -413,7 +456,7 @@ class Bufferizer:
         if rt.layout == StridedLayoutAttr(tuple(strides_of(T.MemRefType(rt.shape, rt.elem))[0]), 0) \
                 and all(d is not None for d in rt.shape):
             rt = T.MemRefType(rt.shape, rt.elem)
-        return rt
+        return in_space(rt, bt)
 
     @staticmethod
     def kept_dims(shape, result_shape) -> list[int]:
@@ -483,9 +526,9 @@ class Bufferizer:
         if isinstance(t, T.UnrankedTensorType):
             nt = T.UnrankedMemRefType(t.elem)
         elif isinstance(b.type, T.UnrankedMemRefType) or identity(b.type):
-            nt = T.MemRefType(t.shape, t.elem)
+            nt = in_space(T.MemRefType(t.shape, t.elem), b.type)
         else:
-            nt = T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank))
+            nt = in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), b.type)
         self.done(op, self.cast(b, nt))
 
     def op_tensor_expand_shape(self, op):
@@ -529,7 +572,7 @@ class Bufferizer:
         ``linalg.map`` on ``linalg.index``es (a ``linalg.fill`` when the value does not
         depend on the position), as for tensor.pad's padding value."""
         b = self.alloc(memref_of(op.result.type), list(op.operands))
-        self.pad_fill(op, b)
+        yield from self.pad_fill(op, b)
         self.done(op, b)
 
     def op_tensor_pad(self, op):
@@ -552,7 +595,7 @@ class Bufferizer:
                 total = self.index_sum([low[i], sizes[i], high[i]])
                 dyn.append(total if isinstance(total, Value) else self.const_index(total))
         b = self.alloc(memref_of(t), dyn)
-        self.pad_fill(op, b)
+        yield from self.pad_fill(op, b)
         self.copy(src, self.subview(b, low, sizes, [1] * t.rank, src.type.shape))
         self.done(op, b)
 
@@ -590,7 +633,7 @@ class Bufferizer:
             blk.append(o)
         blk.append(Op("linalg.yield", [y], [], {}, loc=yld.loc))
         yld.erase()
-        self.block(blk)  # e.g. tensor.extract of a captured tensor
+        yield blk  # e.g. tensor.extract of a captured tensor
         self.ip = op
 
     def op_tensor_concat(self, op):
@@ -623,8 +666,7 @@ class Bufferizer:
                 new.append(b)
                 res.append(b)
         op.set_operands(new)
-        for blk in op.regions[0].blocks if op.regions else ():
-            self.block(blk)  # e.g. tensor.extract of a captured tensor
+        yield from op.regions[0].blocks if op.regions else ()  # e.g. tensor.extract of a captured tensor
         self.ip = op
         for r, b in zip(op.results, res, strict=True):
             self.buf[r] = b
@@ -709,9 +751,29 @@ class Bufferizer:
                         and args.index(root) not in self.drop.values()):
                     self.drop[k] = args.index(root)
                     continue
-                v = self.to_type(b, self.result_types[k])
+                if self.layout == "infer-layout-map":
+                    self.returned.append((op, len(vals), k, b))
+                    v = b
+                else:
+                    v = self.to_type(b, self.result_types[k])
             vals.append(v)
         op.set_operands(vals)
+
+    def infer_results(self, outs: list, recursive: bool) -> None:
+        """``infer-layout-map``: a tensor result takes the type of the buffer every return
+        hands back (a returned subview keeps its strided type: no copy); returns that
+        disagree, and recursive functions (whose callers were bufferized first), get the
+        fully dynamic layout, with casts in the returns."""
+        by_k: dict[int, set] = {}
+        for _op, _i, k, b in self.returned:
+            by_k.setdefault(k, set()).add(b.type)
+        for k, types in by_k.items():
+            if len(types) == 1 and not recursive:
+                outs[k] = next(iter(types))
+        for op, i, k, b in self.returned:
+            if b.type != outs[k]:
+                self.ip = op
+                op.set_operand(i, self.to_type(b, outs[k]))
 
     def op_func_call(self, op):
         callee = op.attrs["callee"].root
@@ -732,7 +794,10 @@ class Bufferizer:
             self.nodrop.add(callee)
         drop = self.dropped.get(callee, {}) if self.state.get(callee) == "done" else {}
         keep = [r for k, r in enumerate(op.results) if k not in drop]
-        types = [memref_of(r.type, self.layout) if self.is_t(r) else r.type for r in keep]
+        if self.state.get(callee) == "done":  # the callee's results as bufferized
+            types = list(ft.results)
+        else:
+            types = [memref_of(r.type, self.layout) if self.is_t(r) else r.type for r in keep]
         call = self.emit("func.call", args, types, {"callee": op.attrs["callee"]})
         for k, j in drop.items():
             self.buf[op.results[k]] = passed[j]
@@ -747,7 +812,7 @@ class Bufferizer:
     def carried(self, b: Value):
         """Type of a loop-carried buffer starting as ``b``."""
         t = b.type
-        return t if identity(t) else T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank))
+        return t if identity(t) else in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), t)
 
     def retype(self, vals, types) -> None:
         for v, t in zip(vals, types, strict=True):
@@ -788,7 +853,8 @@ class Bufferizer:
         body = op.regions[0].entry
         self.retype(body.args[1:], types)
         self.retype(op.results, types)
-        self.block_keep(body, op)
+        yield body
+        self.ip = op
         y = body.ops[-1]
         self.ip = y
         used: set = set()
@@ -796,15 +862,11 @@ class Bufferizer:
                         if types[k] is not None else v for k, v in enumerate(y.operands)])
         self.ip = op
 
-    def block_keep(self, body, op) -> None:
-        self.block(body)
-        self.ip = op
-
     def op_scf_while(self, op):
         types = self.inits(op, 0)
         before, after = op.regions[0].entry, op.regions[1].entry
         self.retype(before.args, types)
-        self.block(before)
+        yield before
         cond = before.ops[-1]
         self.ip = cond
         used: set = set()
@@ -829,7 +891,7 @@ class Bufferizer:
         cond.set_operands(vals)
         self.retype(after.args, atypes)
         self.retype(op.results, atypes)
-        self.block(after)
+        yield after
         y = after.ops[-1]
         self.ip = y
         used = set()
@@ -849,7 +911,7 @@ class Bufferizer:
         blocks = [r.entry for r in op.regions if r.blocks]
         ys = []
         for b in blocks:
-            self.block(b)
+            yield b
             ys.append(b.ops[-1])
         self.ip = op
         types = []
@@ -863,7 +925,7 @@ class Bufferizer:
             elif any(isinstance(t, T.UnrankedMemRefType) for t in bt):
                 self.fail(op, "bufferize: scf.if yielding unranked tensors of different layouts")
             else:
-                types.append(T.MemRefType(r.type.shape, r.type.elem, dynamic_layout(r.type.rank)))
+                types.append(in_space(T.MemRefType(r.type.shape, r.type.elem, dynamic_layout(r.type.rank)), bt[0]))
         for y in ys:
             self.ip = y
             y.set_operands([self.cast(self.B(v), types[k]) if types[k] is not None else v
@@ -898,7 +960,8 @@ class Bufferizer:
                 b = n
             bufs.append(b)
             self.buf[arg] = b
-        self.block_keep(f.body, op)
+        yield f.body
+        self.ip = op
         for arg, b in zip(f.shared_outs, bufs, strict=True):
             arg.replace_all_uses_with(b)
         del f.body.args[len(f.ivs):]
@@ -976,6 +1039,10 @@ class Bufferizer:
         self.ip = saved
 
 
+def functions(module: Module) -> list[Op]:
+    return [op for op in walk_ops(module) if op.name == "func.func"]
+
+
 def strip_casts(v: Value) -> Value:
     while getattr(v, "op", None) is not None and v.op.name == "memref.cast":
         v = v.op.operands[0]
@@ -1004,5 +1071,5 @@ def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
         return module
     from bufferlog.backend.dealloc import deallocate
 
-    deallocate(module, "memref-dealloc", engine)
+    deallocate(module, "memref-dealloc", engine, rules_dir)
     return module

@@ -23,13 +23,15 @@ from bufferlog.frontend.dialects.arith_math_cf import switch_case_values
 from bufferlog.frontend.ir import Block, Module, Op
 from bufferlog.frontend.types import IntegerType
 
+from .ir_edit import walk_ops
+
 I1 = IntegerType(1)
 CMPI_EQ = IntegerAttr(0, IntegerType(64))  # arith.cmpi predicate enum: 0 = eq
 
 
 def lower_switches(module: Module) -> int:
     """Rewrite every ``cf.switch`` in ``module``; return how many were lowered."""
-    switches = [op for op in module.walk() if op.name == "cf.switch"]
+    switches = [op for op in walk_ops(module) if op.name == "cf.switch"]
     for sw in switches:
         _lower(sw)
     return len(switches)

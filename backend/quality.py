@@ -33,6 +33,8 @@ from typing import Any
 
 from bufferlog.frontend import types as T
 
+from .ir_edit import walk_ops
+
 FIGURES = ("allocs", "allocas", "bookkeeping_allocs", "copies", "bytes_copied",
            "dynamic_copies", "clones", "deallocs", "memref_deallocs", "bufferization_deallocs",
            "guarded_deallocs", "dealloc_helper_calls", "dealloc_helpers", "dealloc_checks")
@@ -70,7 +72,7 @@ def count_figures(module_or_text: Any, file: str = "<memref>") -> dict[str, int]
 
     # bookkeeping buffers: allocs handed (through casts) to a dealloc_helper call
     bookkeeping: set[int] = set()
-    for op in module.walk():
+    for op in walk_ops(module):
         if _is_helper_call(op):
             for v in op.operands:
                 src = _through_casts(v)
@@ -78,7 +80,10 @@ def count_figures(module_or_text: Any, file: str = "<memref>") -> dict[str, int]
                         "memref.alloc", "memref.alloca"):
                     bookkeeping.add(id(src))
 
-    def visit(op: Any, parent: str, in_helper: bool) -> None:
+    # (op, parent op name, inside a dealloc_helper function), walked with a stack
+    stack = [(module.module_op, "", False)]
+    while stack:
+        op, parent, in_helper = stack.pop()
         n = op.name
         if n == "func.func":
             helper = _sym(op, "sym_name").startswith(HELPER_PREFIX)
@@ -86,12 +91,8 @@ def count_figures(module_or_text: Any, file: str = "<memref>") -> dict[str, int]
             in_helper = in_helper or helper
         elif not in_helper:
             _count(op, n, parent, c, bookkeeping)
-        for r in op.regions:
-            for blk in r.blocks:
-                for sub in blk.ops:
-                    visit(sub, n, in_helper)
+        stack.extend((sub, n, in_helper) for r in op.regions for blk in r.blocks for sub in blk.ops)
 
-    visit(module.module_op, "", False)
     c["deallocs"] = c["memref_deallocs"] + c["bufferization_deallocs"]
     c["dealloc_checks"] = (c["guarded_deallocs"] + c["dealloc_helper_calls"]
                            + c["bufferization_deallocs"])

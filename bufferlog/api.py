@@ -152,6 +152,7 @@ class DeallocStats:
     clones: int
     indicators: int  # i1 ownership indicators added
     folded: int  # conditions Z3 folded to a constant
+    reasons: tuple[str, ...] = ()  # why each guarded free or runtime check is kept
 
 
 @dataclass
@@ -383,28 +384,30 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
                 rules_dir=str(rules) if rules is not None else None, analysis=a._raw)
     stats = None
     if dealloc:
-        stats = _deallocate(module, "memref-dealloc", engine)
+        stats = _deallocate(module, "memref-dealloc", engine, rules)
     with phase("figures"):
         return Bufferized(module, a, OutputFigures.of(module), _copies(module, a, source_ops),
                           stats)
 
 
-def _deallocate(module: Any, emit: str, engine: str) -> DeallocStats:
+def _deallocate(module: Any, emit: str, engine: str, rules: Any = None) -> DeallocStats:
     with phase("dealloc"), _stage(E.DeallocError):
         from bufferlog.backend.dealloc import deallocate as insert
 
         if emit not in EMITS:
             raise E.DeallocError(f"unknown --emit '{emit}' (choose from {', '.join(EMITS)})")
-        st = insert(module, emit, engine)
-        return DeallocStats(**{k: getattr(st, k) for k in DeallocStats.__dataclass_fields__})
+        st = insert(module, emit, engine, rules)
+        return DeallocStats(**{k: getattr(st, k) for k in DeallocStats.__dataclass_fields__
+                               if k != "reasons"}, reasons=tuple(st.reasons))
 
 
-def deallocate(source: Any, *, emit: str = "memref-dealloc", engine: str = "auto") -> Deallocated:
+def deallocate(source: Any, *, emit: str = "memref-dealloc", engine: str = "auto",
+               rules: Any = None) -> Deallocated:
     """Ownership-based deallocation of memref IR. ``emit``: ``memref-dealloc`` (plain or
-    ``scf.if``-guarded ``memref.dealloc``) or ``bufferization-dealloc``. The module is
-    rewritten in place."""
+    ``scf.if``-guarded ``memref.dealloc``) or ``bufferization-dealloc``; ``rules``: a
+    directory of rule files overlaying the shipped ones. The module is rewritten in place."""
     module = _module(source)
-    stats = _deallocate(module, emit, engine)
+    stats = _deallocate(module, emit, engine, rules)
     return Deallocated(module, stats, OutputFigures.of(module))
 
 

@@ -1,6 +1,8 @@
-"""Ownership-based deallocation (`bufferlog dealloc`): verification by mlir-opt-22,
-execution against mlir-opt's --buffer-deallocation-pipeline with a counting allocator,
-and static quality figures (never more runtime deallocs, helpers or clones)."""
+"""Ownership-based deallocation (`bufferlog dealloc`): seed outputs verified by mlir-opt-22
+in both emit modes, the bufferization.dealloc form executed, the shape of while slots,
+errors, the CLI. The suite against mlir-opt (counts and execution) is
+tests/test_dealloc_shapes.py; frees already in the input: tests/test_dealloc_frees.py;
+rules, interface and scale: tests/test_dealloc_rules.py."""
 
 from __future__ import annotations
 
@@ -22,10 +24,6 @@ from bufferlog.core import UserError  # noqa: E402
 HERE = Path(__file__).resolve().parent
 SEEDS = oracle.SHARED / "corpus" / "seeds"
 SEED_NAMES = ["branch_alias", "ownership_example", "loop_nested_if", "nested_region_control_flow"]
-# existing_dealloc and yield_static_view have their own tests (the latter clones more
-# than mlir-opt, which the quality check of test_execution_matches_mlir_opt forbids)
-PROGRAMS = sorted(p for p in (HERE / "dealloc").glob("*.mlir")
-                  if p.stem not in ("existing_dealloc", "yield_static_view"))
 # scf.while (nested in scf.for / scf.if, swapped buffers, allocs in before/after regions)
 # and scf.index_switch / scf.execute_region with memref results
 REGION_PROGRAMS = [HERE / "dealloc" / f"{n}.mlir" for n in
@@ -54,38 +52,6 @@ def test_seed_output_verifies(name: str, emit: str) -> None:
         oracle.mlir_opt(out, "--bufferization-lower-deallocations")
 
 
-def _run_both(path: Path):
-    text = path.read_text()
-    mine = ours(text)
-    ref = oracle.mlir_opt(text, "--buffer-deallocation-pipeline")
-    return mine, ref, oracle.run_program(mine, count=True), oracle.run_program(ref, count=True)
-
-
-@needs_runner
-@pytest.mark.oracle
-@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
-def test_execution_matches_mlir_opt(path: Path) -> None:
-    mine, ref, a, b = _run_both(path)
-    assert a.returncode == 0, a.stderr
-    assert a.masked_stdout == b.masked_stdout
-    assert (a.live, a.double_frees, a.bad_frees) == (0, 0, 0), mine
-    # quality: never more runtime deallocs, helpers or clones than mlir-opt
-    co, cr = oracle.count_ops(mine), oracle.count_ops(ref)
-    for k in ("bufferization.dealloc", "dealloc_helpers", "dealloc_helper_calls",
-              "bufferization.clone"):
-        assert co[k] <= cr[k], (k, co[k], cr[k], mine)
-
-
-@needs_runner
-@pytest.mark.oracle
-def test_existing_dealloc_respected() -> None:
-    path = HERE / "dealloc" / "existing_dealloc.mlir"
-    mine = ours(path.read_text())
-    a = oracle.run_program(mine, count=True)
-    assert (a.live, a.double_frees, a.bad_frees) == (0, 0, 0), mine
-    assert mine.count("memref.dealloc %b") == 1
-
-
 @needs_runner
 @pytest.mark.oracle
 @pytest.mark.parametrize("path", REGION_PROGRAMS, ids=lambda p: p.stem)
@@ -106,23 +72,24 @@ def test_while_ownership_slots() -> None:
     out = ours((HERE / "dealloc" / "while_outer_yield.mlir").read_text())
     assert "bufferization.dealloc" not in out and "bufferization.clone" not in out
     assert "cf.br" not in out
-    assert ("scf.while (%x = %o, %y = %p, %k = %c0, %5 = %1) : (memref<2xf32>, memref<2xf32>, "
-            "index, i1) -> (memref<2xf32>, memref<2xf32>, index, i1)") in out
-    assert "scf.condition(%go) %y, %x, %k, %5 :" in out
-    assert "scf.yield %n, %x2, %k3, %7 :" in out
+    assert re.search(r"scf\.while \(%x = %o, %y = %p, %k = %c0, %own_x = %\d+\) : \(memref<2xf32>, "
+                     r"memref<2xf32>, index, i1\) -> \(memref<2xf32>, memref<2xf32>, index, i1\)", out)
+    assert "scf.condition(%go) %y, %x, %k, %own_x :" in out
+    assert re.search(r"scf\.yield %n, %x2, %k3, %\d+ :", out)
     # the owned before/after slot is freed unguarded, the dynamic one under its indicator
-    assert "memref.dealloc %w :" in out and "scf.if %4 {\n    memref.dealloc %2" in out
+    assert "memref.dealloc %w :" in out and re.search(r"scf\.if %\d+ \{\n    memref\.dealloc %\d+", out)
 
 
 def test_while_without_memrefs_untouched() -> None:
-    text = ("func.func @f(%n: index) -> index {\n  %c0 = arith.constant 0 : index\n"
-            "  %r = scf.while (%i = %c0) : (index) -> index {\n"
+    text = ("func.func @f(%n: index) -> (index, f32) {\n  %c0 = arith.constant 0 : index\n"
+            "  %r:2 = scf.while (%i = %c0) : (index) -> (index, f32) {\n"
             "    %b = memref.alloc() : memref<2xf32>\n"
+            "    %x = memref.load %b[%c0] : memref<2xf32>\n"
             "    %go = arith.cmpi slt, %i, %n : index\n"
-            "    scf.condition(%go) %i : index\n  } do {\n  ^bb0(%j: index):\n"
-            "    scf.yield %j : index\n  }\n  return %r : index\n}\n")
+            "    scf.condition(%go) %i, %x : index, f32\n  } do {\n  ^bb0(%j: index, %y: f32):\n"
+            "    scf.yield %j : index\n  }\n  return %r#0, %r#1 : index, f32\n}\n")
     out = ours(text)
-    assert "scf.while (%i = %c0) : (index) -> index" in out
+    assert "scf.while (%i = %c0) : (index) -> (index, f32)" in out
     assert "memref.dealloc %b" in out
 
 
@@ -139,10 +106,12 @@ def test_static_and_guarded_forms() -> None:
 
 
 def test_unsupported_op_is_a_located_error() -> None:
-    text = ('func.func @f() {\n  %0 = "test.make"() : () -> memref<2xf32>\n  return\n}\n')
+    """A known op producing a memref whose aliasing the rules do not describe."""
+    text = ('func.func @f() {\n  %0 = memref.alloca() : memref<2xf32>\n'
+            '  %1 = "memref.make_view"(%0) : (memref<2xf32>) -> memref<2xf32>\n  return\n}\n')
     with pytest.raises(UserError) as e:
         deallocate(parse(text, "u.mlir"))
-    assert "unsupported" in str(e.value) and "u.mlir:2" in str(e.value)
+    assert "u.mlir:3:8" in str(e.value)
 
 
 def test_cli(tmp_path: Path) -> None:
@@ -180,17 +149,20 @@ def test_no_dead_ownership_constants() -> None:
 
 @needs_runner
 @pytest.mark.oracle
-def test_clone_of_a_static_offset_view_lowers_and_runs() -> None:
-    """A branch yielding a view with a static non-identity layout of a local buffer: the
-    clone goes through the base (clone the base, replay the subview), since
-    ``bufferization.clone`` of such a view cannot be lowered (found by a generated
-    program, forall/cf seed 235 at size 20, optimal). The view costs a clone of its
-    4-element base where mlir-opt hands ownership over without a clone."""
-    text = (HERE / "dealloc" / "yield_static_view.mlir").read_text()
+@pytest.mark.parametrize("name, clones", [("yield_static_view", 0), ("ret_arg_static_view", 1)])
+def test_static_offset_views(name: str, clones: int) -> None:
+    """A branch yielding a static-offset view of a local buffer hands the buffer's
+    ownership over with the view (``lender_transfer``): no clone, as in mlir-opt (it used
+    to be cloned; found by a generated program, forall/cf seed 235 at size 20, optimal).
+    A returned static-offset view of an argument must be cloned: through its base (clone
+    the base, replay the subview), since ``bufferization.clone`` of such a view type
+    cannot be lowered (mlir-opt's own output clones the view and fails to lower)."""
+    text = (HERE / "dealloc" / f"{name}.mlir").read_text()
     mine = ours(text)
+    assert mine.count("bufferization.clone") == clones, mine
     assert not re.search(r"bufferization\.clone %\w+ : memref<2xf32, strided", mine), mine
     a = oracle.run_program(mine, count=True)
-    b = oracle.run_program(oracle.reference_deallocate(text), count=True)
+    b = oracle.run_program(text, count=True)  # mlir-opt's output for the second cannot be lowered
     assert a.returncode == 0, a.stderr
     assert a.masked_stdout == b.masked_stdout and "[1.5,  1.5]" in a.stdout
     assert (a.live, a.double_frees, a.bad_frees) == (0, 0, 0), mine

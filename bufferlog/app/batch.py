@@ -363,7 +363,7 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
         if has_tensors:
             b = api.bufferize(module, analysis=a, engine=options.engine, rules=options.rules_dir)
         else:
-            b = api.deallocate(module, engine=options.engine)
+            b = api.deallocate(module, engine=options.engine, rules=options.rules_dir)
     except UserError as e:
         row.update(bufferize_error=e.message, bufferize_error_loc=str(e.loc) if e.loc else path)
         return

@@ -1,8 +1,10 @@
-"""``bufferlog dealloc FILE|- [-o OUT] [--emit memref-dealloc|bufferization-dealloc]``:
-insert buffer deallocations into memref IR (ownership-based, derived by rules)."""
+"""``bufferlog dealloc FILE|- [-o OUT] [--emit memref-dealloc|bufferization-dealloc]
+[--rules DIR] [--stats]``: insert buffer deallocations into memref IR (ownership-based,
+derived by rules)."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import asdict
 
 from bufferlog.commands import add_engine, add_io, run_on_input
@@ -17,8 +19,11 @@ def register(sub) -> None:
                    help="memref.dealloc / scf.if-guarded deallocs (default), or "
                         "bufferization.dealloc ops for mlir-opt's lowering")
     add_engine(p)
+    p.add_argument("--rules", metavar="DIR",
+                   help="extra/overriding rule files (e.g. mem_* facts of your own ops)")
     p.add_argument("--stats", action="store_true",
-                   help="print what was inserted and the output figures on stderr")
+                   help="print what was inserted, the output figures, and why each run-time "
+                        "check or guarded free is kept, on stderr")
     p.set_defaults(func=run)
 
 
@@ -26,9 +31,13 @@ def run(args) -> int:
     from bufferlog.api import deallocate, parse
 
     def work(text: str, name: str) -> str:
-        d = deallocate(parse(text, name), emit=args.emit, engine=args.engine)
+        d = deallocate(parse(text, name), emit=args.emit, engine=args.engine, rules=args.rules)
         if args.stats:
-            print_stats({**asdict(d.stats), **asdict(d.figures)})
+            stats = asdict(d.stats)
+            reasons = stats.pop("reasons")
+            print_stats({**stats, **asdict(d.figures)})
+            for r in reasons:
+                print(r, file=sys.stderr)
         return d.text
 
     return run_on_input(args, work)

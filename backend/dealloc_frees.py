@@ -1,0 +1,268 @@
+"""Frees before each terminator, from ``dealloc_edge`` / ``ownership`` / ``owning_root``.
+
+A free's condition is a conjunction of i1 literals: the freed value's ownership (a
+constant, or its indicator) and, when only some edges of a branch free it, the edge's
+condition (``edge_cond``). Z3 decides what the rules leave open: a condition that is valid
+gives a plain ``memref.dealloc``, an unsatisfiable one nothing, anything else an
+``scf.if``-guarded free. Two values freed by one terminator must be distinct buffers:
+disjoint allocation sites (``owning_root``, from the rules) or conditions Z3 proves
+mutually exclusive; a group without such a proof is freed by one
+``bufferization.dealloc`` (runtime alias check). Every guarded free and runtime check is
+recorded with its reason (``dealloc --stats``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import z3
+from bufferlog.frontend.attrs import DenseArrayAttr
+from bufferlog.frontend.ir import Block, Op, Region, Value
+from bufferlog.frontend.types import IntegerType
+
+from bufferlog.core import UserError
+
+I1 = IntegerType(1)
+
+Literal = tuple[Value, bool]  # (i1 value, negated)
+
+
+@dataclass
+class Stats:
+    static: int = 0
+    conditional: int = 0
+    runtime: int = 0
+    clones: int = 0
+    indicators: int = 0
+    folded: int = 0
+    reasons: list[str] = field(default_factory=list)  # one line per guarded free or runtime check
+
+    def summary(self) -> str:
+        return (f"deallocs: static={self.static} conditional={self.conditional} "
+                f"runtime={self.runtime} clones={self.clones} indicators={self.indicators} "
+                f"folded={self.folded}")
+
+
+class Conditions:
+    """Literals as Z3 booleans: i1 constants fold, every other i1 value is a free variable."""
+
+    def __init__(self, constants: dict[Value, bool]):
+        self.ctx = z3.Context()  # one per run: Z3 contexts are not thread-safe
+        self.solver = z3.Solver(ctx=self.ctx)
+        self.constants = constants
+        self.vars: dict[Value, z3.BoolRef] = {}
+
+    def literal(self, lit: Literal) -> z3.BoolRef:
+        v, neg = lit
+        if v in self.constants:
+            e = z3.BoolVal(self.constants[v], self.ctx)
+        else:
+            if v not in self.vars:
+                self.vars[v] = z3.Bool(f"b{len(self.vars)}", self.ctx)
+            e = self.vars[v]
+        return z3.Not(e) if neg else e
+
+    def conj(self, lits: list[Literal]) -> z3.BoolRef:
+        return z3.And([self.literal(x) for x in lits] or [z3.BoolVal(True, self.ctx)])
+
+    def _unsat(self, e: z3.BoolRef) -> bool:
+        self.solver.push()
+        self.solver.add(e)
+        r = self.solver.check() == z3.unsat
+        self.solver.pop()
+        return r
+
+    def fold(self, lits: list[Literal]) -> bool | None:
+        """True if the conjunction always holds, False if never, None if it depends."""
+        if all(v in self.constants for v, _ in lits):
+            return all(self.constants[v] != neg for v, neg in lits)
+        e = self.conj(lits)
+        if self._unsat(e):
+            return False
+        if self._unsat(z3.Not(e)):
+            return True
+        return None
+
+    def exclusive(self, a: list[Literal], b: list[Literal]) -> bool:
+        return self._unsat(z3.And(self.conj(a), self.conj(b)))
+
+
+@dataclass
+class Item:
+    vid: int
+    value: Value
+    lits: list[Literal]  # the free's condition (empty: always)
+    why: str  # why it is guarded ("" when it is not)
+
+
+class Frees:
+    """Emit the frees of every terminator (see the module doc)."""
+
+    def __init__(self, d) -> None:
+        self.d = d  # the Dealloc driver: facts, relations, values, constants, emit mode
+        self.cond = Conditions(d.constants)
+        self.stats: Stats = d.stats
+
+    def run(self) -> None:
+        """Frees before each terminator (``free_on_edge``), then at the start of blocks
+        every incoming edge would free on (``sink_free``)."""
+        d = self.d
+        per_t: dict[int, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
+        for t, i, v in d.rel("free_on_edge"):
+            per_t[t][v].add(i)
+        per_s: dict[int, list[int]] = defaultdict(list)
+        for s, v in d.rel("sink_free"):
+            per_s[s].append(v)
+        roots: dict[int, set[int]] = defaultdict(set)
+        for v, r in d.rel("owning_root"):
+            roots[v].add(r)
+        for t in sorted(per_t):
+            top = d.f.ops[t]
+            items = [it for vid in sorted(per_t[t])
+                     if (it := self._item(t, top, vid, per_t[t][vid])) is not None]
+            self._emit_all(top, items, roots)
+        blocks = {b: k for k, b in d.f.block_id.items()}
+        for s in sorted(per_s):
+            anchor = blocks[s].ops[0]
+            items = [it for vid in sorted(per_s[s])
+                     if (it := self._item(-1, anchor, vid, set())) is not None]
+            self._emit_all(anchor, items, roots)
+
+    def _emit_all(self, anchor: Op, items: list[Item], roots: dict[int, set[int]]) -> None:
+        d = self.d
+        for grp in self._groups(items, roots):
+            if len(grp) == 1:
+                it = grp[0]
+                if it.why:
+                    self.stats.reasons.append(f"{anchor.loc}: guarded free of {d.name(it.value)}: {it.why}")
+                self.emit_one(anchor, it.value, it.lits)
+            else:
+                names = ", ".join(d.name(it.value) for it in grp)
+                self.stats.reasons.append(
+                    f"{anchor.loc}: runtime alias check freeing {names}: they may be one "
+                    "buffer (allocation sites not provably disjoint) and may be owned at once")
+                self._emit_runtime(anchor, grp)
+
+    def _item(self, t: int, top: Op, vid: int, edges: set[int]) -> Item | None:
+        d = self.d
+        state = d.state(vid)
+        if state == "false":
+            self.stats.folded += 1
+            return None
+        lits: list[Literal] = []
+        why = []
+        if state == "indicator":
+            lits.append((d.ind[vid], False))
+            why.append("its ownership is known only at run time (it receives an owned "
+                       "buffer on one path and a borrowed one on another)")
+        n_edges = max(1, len(top.successors))
+        if edges and len(edges) < n_edges:
+            conds = [(c, w) for (tt, i, c, w) in d.edge_cond_of(t) if i in edges]
+            if len(edges) != 1 or len(conds) != 1:
+                raise UserError(f"dealloc: '{top.name}' frees a buffer on {len(edges)} of its "
+                                f"{n_edges} edges, which needs a disjunction of edge conditions "
+                                "(not supported)", top.loc)
+            c, w = conds[0]
+            lits.append((d.val[c], w == 0))
+            why.append("it dies on one edge of the branch only")
+        folded = self.cond.fold(lits)
+        if folded is False:
+            self.stats.folded += 1
+            return None
+        if folded is True:
+            return Item(vid, d.val[vid], [], "")
+        return Item(vid, d.val[vid], lits, " and ".join(why))
+
+    def _groups(self, items: list[Item], roots: dict[int, set[int]]) -> list[list[Item]]:
+        """Items that may be one buffer, owned at once, form a group (union-find over
+        shared allocation sites, then Z3's exclusivity proof splits what it can)."""
+        parent = list(range(len(items)))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        first: dict[int, int] = {}
+        for k, it in enumerate(items):
+            for r in roots.get(it.vid, ()):
+                if r in first:
+                    parent[find(k)] = find(first[r])
+                else:
+                    first[r] = k
+        groups: dict[int, list[int]] = defaultdict(list)
+        for k in range(len(items)):
+            groups[find(k)].append(k)
+        out: list[list[Item]] = []
+        for ks in groups.values():
+            out.extend(self._split(ks, items, roots))
+        return out
+
+    def _split(self, ks: list[int], items: list[Item], roots) -> list[list[Item]]:
+        if len(ks) == 1:
+            return [[items[ks[0]]]]
+        parent = {k: k for k in ks}
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                x = parent[x]
+            return x
+
+        for a_i, a in enumerate(ks):
+            for b in ks[a_i + 1:]:
+                ia, ib = items[a], items[b]
+                if roots[ia.vid].isdisjoint(roots[ib.vid]):
+                    continue
+                if self.cond.exclusive(ia.lits, ib.lits):
+                    continue
+                parent[find(a)] = find(b)
+        groups: dict[int, list[Item]] = defaultdict(list)
+        for k in ks:
+            groups[find(k)].append(items[k])
+        return list(groups.values())
+
+    # ------------------------------------------------------------------ emission
+    def materialize(self, top: Op, lits: list[Literal]) -> Value:
+        """An i1 value computing the conjunction of ``lits`` before ``top``."""
+        d = self.d
+        acc = None
+        for v, neg in lits:
+            if neg:
+                x = Op("arith.xori", [v, d.const(top, True)], [I1])
+                d.insert_before(top, x)
+                v = x.result
+            if acc is None:
+                acc = v
+            else:
+                a = Op("arith.andi", [acc, v], [I1])
+                d.insert_before(top, a)
+                acc = a.result
+        return acc if acc is not None else d.const(top, True)
+
+    def emit_one(self, top: Op, v: Value, lits: list[Literal]) -> None:
+        if self.d.emit == "bufferization-dealloc":
+            self._bufz_dealloc(top, [v], [self.materialize(top, lits)])
+        elif not lits:
+            self.d.insert_before(top, Op("memref.dealloc", [v], []))
+        else:
+            body = Block()
+            body.append(Op("memref.dealloc", [v], []))
+            body.append(Op("scf.yield", []))
+            self.d.insert_before(top, Op("scf.if", [self.materialize(top, lits)], [], {},
+                                             [Region([body]), Region()]))
+        if lits:
+            self.stats.conditional += 1
+        else:
+            self.stats.static += 1
+
+    def _emit_runtime(self, top: Op, group: list[Item]) -> None:
+        conds = [self.materialize(top, it.lits) for it in group]
+        self._bufz_dealloc(top, [it.value for it in group], conds)
+        self.stats.runtime += 1
+
+    def _bufz_dealloc(self, top: Op, memrefs: list[Value], conds: list[Value]) -> None:
+        op = Op("bufferization.dealloc", [*memrefs, *conds], [],
+                {"operandSegmentSizes": DenseArrayAttr("i32", (len(memrefs), len(conds), 0))})
+        self.d.insert_before(top, op)
