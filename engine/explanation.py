@@ -14,34 +14,31 @@ from __future__ import annotations
 from bufferlog.core import UserError
 
 MAX_PAIRS = 2  # in-place operands: read/write pairs explained (each costs engine runs)
-MODEL = ("conflict_if_inplace", "nonwritable_if_inplace", "parallel_if_inplace", "copy_forced",
-         "cleared", "al_class", "exempt", "conflict")
 
 
 def model_inputs(facts, an, rules_dir=None):
     """rules/explain.dl and its facts for a finished analysis: the module's facts, every
     function decided, and the Z3 oracle facts the analysis used."""
     from bufferlog.engine.decisions import decision_facts
-    from bufferlog.engine.run import load_program
-
-    from bufferlog.core import rules_file
+    from bufferlog.engine.interface import load
 
     funcs = sorted(f for f, decl in an.funcs.values() if not decl)
     dl_facts = {**facts.rows, **decision_facts(an.greedy, funcs, funcs),
                 **{k: sorted(v) for k, v in an.oracle.items()}}
-    return load_program(rules_file("explain.dl"), rules_dir), dl_facts
+    return load("explain.dl", rules_dir), dl_facts
 
 
 class Context:
     """Facts, analysis, decisions and the rules' model of one module."""
 
     def __init__(self, facts, an, dec, engine: str = "auto", rules_dir=None, depth: int = 4):
+        from bufferlog.engine.interface import outputs
         from bufferlog.engine.run import run
 
         self.facts, self.an, self.dec = facts, an, dec
         self.engine, self.depth = engine, depth
         self.prog, self.dl_facts = model_inputs(facts, an, rules_dir)
-        res = run(self.prog, self.dl_facts, engine=engine, relations=MODEL)
+        res = run(self.prog, self.dl_facts, engine=engine, relations=outputs("explain.dl"))
         self.rel, self.engine_used = res.relations, res.engine
         self.text = dict(facts.rows["op_text"])
 

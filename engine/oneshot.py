@@ -20,6 +20,7 @@ from bufferlog.core import UserError
 from bufferlog.core.timing import phase
 
 from .greedy import Decisions, Greedy
+from .interface import outputs
 from .view import ProgramView
 
 RULES_FILE = "analysis.dl"
@@ -31,12 +32,6 @@ LAYER_RELATIONS = ("raw", "parallel_write", "carried_alias", "call_shared", "cal
 #: what the certificate run reads: the certificate and the summaries mlir-opt prints
 FINAL_RELATIONS = ("forced_violated", "alias_split", "conflict", "nonwritable_written",
                    "parallel_conflict", "func_access", "return_equiv_arg")
-
-
-def rules_path():
-    from bufferlog.core import rules_file
-
-    return rules_file(RULES_FILE)
 
 
 class Analysis(ProgramView):
@@ -100,11 +95,11 @@ class Session:
     """Runs of rules/analysis.dl on one module's facts with the decisions made so far."""
 
     def __init__(self, rows: dict, engine: str, rules_dir, program=None):
-        from .run import load_program
+        from .interface import load
 
         self.rows = rows
         self.engine = engine
-        self.prog = program or load_program(rules_path(), rules_dir)
+        self.prog = program or load(RULES_FILE, rules_dir)
         self.oracle: dict[str, set] = {"slices_equal": set(), "z3_disjoint": set()}
         self.given: dict[str, set] = {"given_raw": set(), "given_parallel_write": set()}
 
@@ -117,7 +112,8 @@ class Session:
         facts.update(decision_facts(g, check, decided))
         facts.update({k: sorted(v) for k, v in self.oracle.items()})
         facts.update({k: sorted(v) for k, v in self.given.items()})
-        return run(self.prog, facts, engine=self.engine, relations=relations).relations
+        return run(self.prog, facts, engine=self.engine,
+                   relations=relations or outputs(RULES_FILE)).relations
 
     def keep(self, rel: dict[str, set]) -> None:
         """Keep a layer's triples for the certificate run."""

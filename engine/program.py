@@ -54,9 +54,16 @@ class Program:
     @classmethod
     def load(
         cls, sources: str | Path | Sequence[str | Path], rules_dir: str | Path | None = None,
-        include_dirs: Sequence[str | Path] = (),
+        include_dirs: Sequence[str | Path] = (), lenient: bool = False,
     ) -> Program:
         """Load a main file (or several files, in order) with an optional overlay dir.
+
+        Overlay files: one named like a shipped rules file replaces it wherever it is
+        included (and is never added otherwise); every other one is added. ``lenient``:
+        an added file joins only if the program declares every relation it uses (one
+        ``--rules`` directory serves several programs: `bufferize` runs the analysis, which
+        reports a file's errors, then deallocation, which a must_copy rule does not
+        concern).
 
         Loaded programs are memoised per process (a batch loads the same rules for every
         file): a cached program is reused while none of its files nor the overlay's file
@@ -70,7 +77,7 @@ class Program:
             if not i.is_dir():
                 raise UserError(f"-I: not a directory: {i}")
         key = (tuple(str(m.resolve()) for m in mains), str(overlay.resolve()) if overlay else None,
-               tuple(str(i.resolve()) for i in incs))
+               tuple(str(i.resolve()) for i in incs), lenient)
         hit = _LOADED.get(key)
         if hit is not None and hit[0] == _stamp(hit[1].files, overlay):
             return hit[1]
@@ -79,8 +86,10 @@ class Program:
         for m in mains:
             loader.load_file(loader.overlaid(m), None)
         if overlay is not None:
+            shipped = {f.name for f in SHIPPED_RULES.rglob("*.dl")}
             for extra in sorted(overlay.glob("*.dl")):
-                loader.load_file(extra, None)
+                if extra.name not in shipped and (not lenient or _fits(prog, extra)):
+                    loader.load_file(extra, None)
         prog._number_rules()
         if not prog.errors:
             _LOADED[key] = (_stamp(prog.files, overlay), prog)
@@ -163,6 +172,36 @@ def _stamp(files: list[Path], overlay: Path | None) -> tuple:
     if overlay is not None:
         out.append(tuple(sorted(p.name for p in overlay.glob("*.dl"))))
     return tuple(out)
+
+
+def _fits(prog: Program, path: Path) -> bool:
+    """Every relation the rules file at ``path`` uses is declared by ``prog`` or by the
+    file itself (a file that does not parse does not fit)."""
+    from .dl_parse import Aggregate, Atom, Negation
+
+    try:
+        items = parse_source(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, UnicodeDecodeError, DatalogSyntaxError):
+        return False
+    own = {it.name for it in items if isinstance(it, Decl)}
+    used: set[str] = set()
+
+    def visit(lit) -> None:
+        if isinstance(lit, Negation):
+            lit = lit.atom
+        if isinstance(lit, Atom):
+            used.add(lit.rel)
+            for t in lit.args:
+                if isinstance(t, Aggregate):
+                    for x in t.body:
+                        visit(x)
+
+    for it in items:
+        if isinstance(it, Rule):
+            visit(it.head)
+            for lit in it.body:
+                visit(lit)
+    return used <= own | set(prog.decls)
 
 
 def _unique(xs: Iterable[str]) -> list[str]:

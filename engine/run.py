@@ -26,7 +26,7 @@ FactsLike = Mapping[str, Iterable[Tuple]] | str | Path | None
 
 class Relations(dict):
     """The relations a run returned, by name. Asking for one the run did not compute (a
-    relation missing from the program's output interface, e.g. rules/interface_analysis.dl,
+    relation missing from the program's output interface, rules/interface.dl,
     or a misspelt name) is a bufferlog bug: an internal error naming it, never an empty
     set."""
 
