@@ -17,13 +17,14 @@ import oracle  # noqa: E402
 from bufferlog.backend import dealloc as dealloc_mod  # noqa: E402
 from bufferlog.backend.dealloc import deallocate  # noqa: E402
 from bufferlog.backend.dealloc_rules import DEALLOC_MAIN, load  # noqa: E402
-from bufferlog.core import InternalError, UserError, rules_file  # noqa: E402
 from bufferlog.engine.interface import outputs  # noqa: E402
 from bufferlog.engine.program import Program  # noqa: E402
 from bufferlog.engine.run import run  # noqa: E402
 from bufferlog.frontend.facts import export  # noqa: E402
 from bufferlog.frontend.parser import parse  # noqa: E402
 from bufferlog.frontend.printer import print_module  # noqa: E402
+
+from bufferlog.core import InternalError, UserError, rules_file  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"
