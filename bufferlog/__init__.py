@@ -44,4 +44,13 @@ __all__ = [
     "BufferlogError", "Conflict", "Copy", "DeallocError", "DeallocStats", "Deallocated",
     "Decision", "Explanation", "InternalError", "OperandRef", "OutputFigures", "ParseError",
     "UserError", "__version__", "analyze", "bufferize", "deallocate", "explain", "parse",
+    "OneShotOptions",
 ]
+
+
+def __getattr__(name: str):
+    if name == "OneShotOptions":  # mlir-opt's One-Shot options; loaded on first use
+        from bufferlog.engine.options import OneShotOptions
+
+        return OneShotOptions
+    raise AttributeError(f"module 'bufferlog' has no attribute '{name}'")

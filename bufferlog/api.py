@@ -166,16 +166,19 @@ class Analysis:
     conflicts: list[Conflict]
     figures: AnalysisFigures
     _raw: tuple = field(repr=False, compare=False, default=())  # (facts, analysis, decisions)
+    options: Any = field(repr=False, compare=False, default=None)  # engine.options.OneShotOptions
 
     def annotated(self) -> str:
         """The IR annotated like ``mlir-opt --one-shot-bufferize="bufferize-function-
         boundaries test-analysis-only print-conflicts"``."""
-        from bufferlog.engine.annotate import annotate
+        from bufferlog.engine.annotate import annotate, annotate_alias_sets
         from bufferlog.frontend.printer import print_module
 
-        facts = self._raw[0]
+        facts, an, _ = self._raw
         saved = [dict(op.attrs) for op in facts.ops]
         annotate(*self._raw)
+        if self.options is not None and self.options.dump_alias_sets:
+            annotate_alias_sets(facts, an)
         try:
             return print_module(self.module)
         finally:
@@ -296,12 +299,15 @@ def _module(source: Any) -> Any:
 
 
 def analyze(source: Any, *, strategy: str = "oneshot", engine: str = "auto",
-            rules: str | os.PathLike | None = None, z3_slices: bool | None = None) -> Analysis:
+            rules: str | os.PathLike | None = None, z3_slices: bool | None = None,
+            options: Any = None) -> Analysis:
     """One-Shot in-place analysis. ``strategy``: ``oneshot`` (mlir-opt's decisions) or
     ``optimal`` (fewest copied bytes, Z3); ``engine``: ``auto`` / ``souffle`` /
     ``embedded``; ``rules``: a directory of rule files adding to or replacing the shipped
     ones; ``z3_slices``: drop conflicts between slices Z3 proves disjoint (default: on for
-    ``optimal`` only)."""
+    ``optimal`` only); ``options``: mlir-opt's One-Shot options, a
+    ``bufferlog.OneShotOptions`` or an option string such as
+    ``"analysis-heuristic=top-down"``."""
     module = _module(source)
     with phase("analysis"), _stage(E.AnalysisError):
         from bufferlog.engine.oneshot import analyze_module
@@ -309,10 +315,17 @@ def analyze(source: Any, *, strategy: str = "oneshot", engine: str = "auto",
 
         if strategy not in STRATEGIES:
             raise E.AnalysisError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
+        from bufferlog.engine.options import OneShotOptions, parse_pass_options
+
+        if isinstance(options, str):
+            options = parse_pass_options(options)
+        options = options or OneShotOptions()
         rules_dir = str(rules) if rules is not None else None
         raw = analyze_module(module, strategy=strategy, engine=engine, rules_dir=rules_dir,
-                             z3_slices=z3_slices)
-        return _analysis(module, raw, strategy, resolve_engine(engine))
+                             z3_slices=z3_slices, options=options)
+        a = _analysis(module, raw, strategy, resolve_engine(engine))
+        a.options = options
+        return a
 
 
 def _analysis(module: Any, raw: tuple, strategy: str, engine: str) -> Analysis:
@@ -367,14 +380,15 @@ def _analysis(module: Any, raw: tuple, strategy: str, engine: str) -> Analysis:
 def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
               layout: str = "identity-layout-map", engine: str = "auto",
               rules: str | os.PathLike | None = None,
-              analysis: Analysis | None = None) -> Bufferized:
+              analysis: Analysis | None = None, options: Any = None) -> Bufferized:
     """Tensor IR to memref IR from the in-place decisions (an ``analysis`` already made
     on this module is reused), then deallocations unless ``dealloc=False``. ``layout``:
     the memref layout of function arguments and results (``identity-layout-map`` or
     ``fully-dynamic-layout-map``). The module is rewritten in place."""
     if layout not in LAYOUTS:
         raise E.BufferizeError(f"unknown layout '{layout}' (choose from {', '.join(LAYOUTS)})")
-    a = analysis or analyze(source, strategy=strategy, engine=engine, rules=rules)
+    a = analysis or analyze(source, strategy=strategy, engine=engine, rules=rules,
+                            options=options)
     module = a.module
     source_ops = {str(op.loc): op.name for op in module.walk()}
     with phase("bufferize"), _stage(E.BufferizeError):

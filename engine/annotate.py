@@ -55,3 +55,49 @@ def _tag(an, ops, v, cid, what):
     else:
         b, i = an.bbarg_of[v]
         ops[an.region_parent[an.block_region[b]]].attrs[f"{cid}[{what}: bbArg {i}]"] = A.UnitAttr()
+
+
+class ValueNames:
+    """A nested array attribute of SSA value names, printed with the printer's own names
+    (mlir-opt's ``dump-alias-sets``: ``[["%0", "%inserted", "%arg0"]]``)."""
+
+    def __init__(self, nested):
+        self.nested = nested  # lists of lists ... of Values
+
+    def print_with(self, printer) -> str:
+        def show(x) -> str:
+            if isinstance(x, list):
+                return "[" + ", ".join(show(y) for y in x) + "]"
+            return '"' + printer.value(x) + '"'
+
+        return show(self.nested)
+
+
+def annotate_alias_sets(facts, an) -> None:
+    """mlir-opt's ``dump-alias-sets``: on every op, the alias set of each tensor result
+    (``__opresult_alias_set_attr__``) and of each tensor block argument of its regions
+    (``__bbarg_alias_set_attr__``), from the decision procedure's final alias sets."""
+    alias = an.greedy.alias
+    members: dict[int, list[int]] = {}
+    for v in sorted(an.tensor):
+        members.setdefault(alias.find(v), []).append(v)
+    val = facts.values
+
+    def names(v: int) -> list:
+        return [val[m] for m in members[alias.find(v)]]
+
+    vid = facts.value_id
+    for op in facts.ops:
+        res = [names(vid[r]) for r in op.results if vid.get(r) in an.tensor]
+        if res:
+            op.attrs["__opresult_alias_set_attr__"] = ValueNames(res)
+        regions, any_arg = [], False
+        for r in op.regions:
+            blocks = []
+            for b in r.blocks:
+                args = [names(vid[a]) for a in b.args if vid.get(a) in an.tensor]
+                any_arg |= bool(args)
+                blocks.append(args)
+            regions.append(blocks)
+        if any_arg:
+            op.attrs["__bbarg_alias_set_attr__"] = ValueNames(regions)

@@ -95,8 +95,10 @@ class Decisions:
 class Greedy:
     """Decision state over one module: alias sets, equivalence classes, decisions."""
 
-    def __init__(self, view):
+    def __init__(self, view, heuristic: str = "bottom-up", copy_before_write: bool = False):
         self.view = view
+        self.heuristic = heuristic  # mlir-opt's analysis-heuristic: the order of the ops
+        self.copy_before_write = copy_before_write  # every write out of place, no analysis
         self.alias = UnionFind()
         self.equiv = UnionFind()
         self.inplace: dict[Use, bool] = {}
@@ -115,7 +117,7 @@ class Greedy:
     def clone(self) -> Greedy:
         """An independent copy of the decision state (the view is shared: read-only)."""
         h = Greedy.__new__(Greedy)
-        h.view = self.view
+        h.view, h.heuristic, h.copy_before_write = self.view, self.heuristic, self.copy_before_write
         for uf in ("alias", "equiv"):
             src, dst = getattr(self, uf), UnionFind()
             dst.parent, dst.size = dict(src.parent), dict(src.size)
@@ -249,7 +251,7 @@ class Greedy:
                     else:
                         self.inplace[u] = False
                     continue
-                if u in view.must_copy:
+                if u in view.must_copy or (self.copy_before_write and u in view.writes):
                     self.inplace[u] = False
                     dec.conflicts[u] = Conflict("forced", u)
                     continue
@@ -262,12 +264,76 @@ class Greedy:
         self.equivalence_pass(f)
 
     def func_ops(self, f: int) -> list[int]:
-        """Ops with tensor semantics in f, reverse post-order (mlir's bottom-up heuristic)."""
+        """Ops with tensor semantics in f, in the order of mlir-opt's analysis-heuristic:
+        bottom-up (the reverse of a post-order walk: the default), top-down (a post-order
+        walk), or bottom-up-from-terminators (first the reverse use-def chains of the
+        region terminators' operands, then the rest)."""
         view = self.view
         ops = [o for o in range(f + 1, view.span[f] + 1)
                if view.op_tuses.get(o) or any(v in view.tensor for v in view.results.get(o, ()))]
+        if self.heuristic == "top-down":
+            return sorted(ops, key=lambda o: (view.span[o], -o))
         ops.sort(key=lambda o: (-view.span[o], o))
-        return ops
+        if self.heuristic == "bottom-up":
+            return ops
+        traversed = self.terminator_chains(f)
+        tensor_ops = set(ops)
+        first = [o for o in traversed if o in tensor_ops]
+        rest = [o for o in self.reverse_postorder_walk(f) if o in tensor_ops and o not in traversed]
+        return first + rest
+
+    def terminator_chains(self, f: int) -> dict[int, None]:
+        """Ops met following the reverse use-def chains (through aliasing operands) from
+        the tensor operands of each region terminator of f, terminators in post-order; a
+        chain stops at an op outside the terminator's region."""
+        view = self.view
+        terms = sorted({o for o, _ in view.must if f < o <= view.span[f]},
+                       key=lambda o: (view.span[o], -o))
+        seen: dict[int, None] = {}
+        for t in terms:
+            if t in seen:
+                continue
+            seen[t] = None
+            region = view.block_region[view.block_of[t]]
+            work = [view.tuse[(t, i)] for i in view.op_tuses.get(t, ())]
+            while work:
+                v = work.pop()
+                if v not in view.result_of:
+                    continue
+                d = view.result_of[v][0]
+                if d in seen:
+                    continue
+                seen[d] = None
+                if not self.in_region(d, region):
+                    continue
+                work += [view.tuse[u] for u, _k in view.aliasing_operands(v)]
+        return seen
+
+    def in_region(self, o: int, region: int) -> bool:
+        """Op o lies in region ``region`` at any depth."""
+        view = self.view
+        while o is not None and view.block_of.get(o, -1) >= 0:
+            if view.block_region[view.block_of[o]] == region:
+                return True
+            o = view.parent_op.get(o)
+        return False
+
+    def reverse_postorder_walk(self, f: int) -> list[int]:
+        """mlir's post-order walk with reverse iteration: the ops of a block last to first,
+        each op's regions (last to first) before the op itself."""
+        view = self.view
+        out: list[int] = []
+        stack: list[tuple[int, bool]] = [(f, False)]
+        while stack:
+            o, expanded = stack.pop()
+            if expanded:
+                out.append(o)
+                continue
+            stack.append((o, True))
+            # children pushed so that the last op of the last block is visited first
+            for c in view.children(o):
+                stack.append((c, False))
+        return [o for o in out if o != f]
 
     def kind(self, u: Use, k: str) -> str:
         """An aliasing kind resolved: a loop init is equivalent to its result iff every

@@ -21,6 +21,7 @@ from bufferlog.core.timing import phase
 
 from .greedy import Decisions, Greedy
 from .interface import outputs
+from .options import OneShotOptions
 from .view import ProgramView
 
 RULES_FILE = "analysis.dl"
@@ -94,10 +95,10 @@ def call_layers(rows: dict) -> list[list[int]]:
 class Session:
     """Runs of rules/analysis.dl on one module's facts with the decisions made so far."""
 
-    def __init__(self, rows: dict, engine: str, rules_dir, program=None):
+    def __init__(self, rows: dict, engine: str, rules_dir, program=None, options=None):
         from .interface import load
 
-        self.rows = rows
+        self.rows = {**rows, **(options or OneShotOptions()).rule_facts()}
         self.engine = engine
         self.prog = program or load(RULES_FILE, rules_dir)
         self.oracle: dict[str, set] = {"slices_equal": set(), "z3_disjoint": set()}
@@ -122,11 +123,13 @@ class Session:
 
 
 def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rules_dir=None,
-                   z3_slices: bool | None = None, program=None, fixed: dict | None = None):
+                   z3_slices: bool | None = None, program=None, fixed: dict | None = None,
+                   options: OneShotOptions | None = None):
     """Facts, analysis and decisions for a parsed module. ``z3_slices``: exempt reads and
     writes of Z3-proven disjoint slices (None: on for ``optimal`` only). ``fixed``: impose
     these decisions ((op, operand) -> in place; others in place) instead of deciding; the
-    certificate still checks them (tests use it to show the certificate can fail)."""
+    certificate still checks them (tests use it to show the certificate can fail).
+    ``options``: mlir-opt's One-Shot options (engine/options.py)."""
     from bufferlog.frontend.facts import export
 
     from .certify import certify
@@ -135,8 +138,12 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
         z3_slices = strategy == "optimal"
     with phase("facts"):
         facts = export(module)
-    session = Session(facts.rows, engine, rules_dir, program)
-    layers = call_layers(facts.rows)
+    options = options or OneShotOptions()
+    session = Session(facts.rows, engine, rules_dir, program, options)
+    if options.bufferize_function_boundaries:
+        layers = call_layers(facts.rows)
+    else:  # calls are unknown ops: no callee summaries, every function at once
+        layers = [sorted(f for f, _, _, decl in facts.rows["func"] if not decl)]
     view: Analysis | None = None
     g: Greedy | None = None
     decided: list[int] = []
@@ -148,7 +155,7 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
             view = Analysis(facts.rows, rel)
             for o, why in sorted(rel["unsupported_op"]):
                 raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
-            g = Greedy(view)
+            g = Greedy(view, options.analysis_heuristic, options.copy_before_write)
         else:
             view.update_calls(rel)
         for _ in range(ORACLE_ROUNDS):  # new exemptions expose the next reads' triples

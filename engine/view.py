@@ -47,6 +47,7 @@ class ProgramView:
         for o, kind, d, v in rows["slice_dynamic"]:
             self.slices[o][(kind, d)] = ("v", v)
         self.loc = {o: (f, ln, c) for o, f, ln, c in rows["op_loc"]}
+        self._children: dict[int, list[int]] | None = None
         self.refresh(rel)
 
     def refresh(self, rel: dict[str, set]) -> None:
@@ -106,6 +107,23 @@ class ProgramView:
         while o is not None and o not in self.func_ops:
             o = self.parent_op.get(o)
         return o
+
+    def children(self, o: int) -> list[int]:
+        """The ops directly in op o's regions, in region, block and op order."""
+        if self._children is None:
+            key: dict[int, tuple] = {}
+            region_index = {r: i for r, _, i in self.rows["region"]}
+            block_index = {b: i for b, _, i in self.rows["block"]}
+            kids: dict[int, list[int]] = defaultdict(list)
+            for c, _n, b, k in self.rows["op"]:
+                if b >= 0:
+                    r = self.block_region[b]
+                    kids[self.region_parent[r]].append(c)
+                    key[c] = (region_index[r], block_index[b], k)
+            for lst in kids.values():
+                lst.sort(key=key.__getitem__)
+            self._children = kids
+        return self._children.get(o, [])
 
     def owner(self, v: int) -> int:
         """The op defining value v (a block argument: the op owning its block)."""

@@ -92,6 +92,8 @@ class Printer:
         return ", ".join(map(str, ts))
 
     def attr(self, a: Any) -> str:
+        if hasattr(a, "print_with"):  # an attribute naming values (dump-alias-sets)
+            return a.print_with(self)
         if isinstance(a, A.AffineMapAttr) and a.alias is None:
             al = self._alias_by_text.get(a.text)
             if al:

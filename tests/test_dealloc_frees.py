@@ -20,7 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oracle  # noqa: E402
 from bufferlog.backend.dealloc import deallocate  # noqa: E402
-from bufferlog.errors import UserError  # noqa: E402
+from bufferlog.core import UserError  # noqa: E402
 from bufferlog.frontend.parser import parse  # noqa: E402
 from bufferlog.frontend.printer import print_module  # noqa: E402
 

@@ -21,6 +21,47 @@ def add_analysis_options(p) -> None:
     p.add_argument("--z3-slices", action=argparse.BooleanOptionalAction, default=None,
                    help="drop conflicts between slices Z3 proves equal or disjoint (beyond "
                         "mlir-opt; default: off for oneshot, on for optimal)")
+    add_oneshot_options(p)
+
+
+def add_oneshot_options(p) -> None:
+    """mlir-opt's One-Shot Bufferize options, under its names (engine/options.py)."""
+    from bufferlog.engine.options import HEURISTICS
+
+    g = p.add_argument_group("One-Shot options (mlir-opt's names)")
+    g.add_argument("--one-shot-bufferize", metavar="OPTIONS", default="",
+                   help='a verbatim option string, as in mlir-opt --one-shot-bufferize="..." '
+                        "(the flags below override it)")
+    g.add_argument("--bufferize-function-boundaries", action=argparse.BooleanOptionalAction,
+                   default=None, help="bufferize function signatures and calls (default: on, "
+                                      "unlike mlir-opt)")
+    g.add_argument("--analysis-heuristic", choices=HEURISTICS, default=None,
+                   help="the order of the in-place decisions (default: bottom-up)")
+    g.add_argument("--allow-unknown-ops", action="store_const", const=True, default=None,
+                   help="bufferize around ops bufferlog does not know (to_buffer/to_tensor)")
+    g.add_argument("--unknown-type-conversion", default=None,
+                   choices=("fully-dynamic-layout-map", "identity-layout-map"),
+                   help="memref layout of tensors crossing unknown ops")
+    g.add_argument("--copy-before-write", action="store_const", const=True, default=None,
+                   help="no analysis: every write goes to a fresh copy")
+    g.add_argument("--dump-alias-sets", action="store_const", const=True, default=None,
+                   help="annotate every tensor result and block argument with its alias set")
+
+
+def oneshot_options(args):
+    """The OneShotOptions of the parsed command line: the option string, then the flags."""
+    from dataclasses import replace
+
+    from bufferlog.engine.options import parse_pass_options
+
+    opts = parse_pass_options(getattr(args, "one_shot_bufferize", "") or "")
+    flags = {"bufferize_function_boundaries": "bufferize_function_boundaries",
+             "analysis_heuristic": "analysis_heuristic", "allow_unknown_ops": "allow_unknown_ops",
+             "unknown_type_conversion": "unknown_type_conversion",
+             "copy_before_write": "copy_before_write", "dump_alias_sets": "dump_alias_sets"}
+    changes = {field: getattr(args, flag) for flag, field in flags.items()
+               if getattr(args, flag, None) is not None}
+    return replace(opts, **changes) if changes else opts
 
 
 def add_stats(p) -> None:
@@ -49,7 +90,7 @@ def run(args) -> int:
 
     def work(text: str, name: str) -> str:
         a = analyze(parse(text, name), strategy=args.strategy, engine=args.engine,
-                    rules=args.rules, z3_slices=args.z3_slices)
+                    rules=args.rules, z3_slices=args.z3_slices, options=oneshot_options(args))
         if args.stats:
             print_stats(asdict(a.figures))
         if args.format == "json":

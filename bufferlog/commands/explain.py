@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bufferlog.commands import add_common, read_input
-from bufferlog.commands.analyze import add_analysis_options
+from bufferlog.commands.analyze import add_analysis_options, oneshot_options
 
 
 def register(sub) -> None:
@@ -25,7 +25,7 @@ def run(args) -> int:
 
     name, text = read_input(args.file)
     a = analyze(parse(text, name), strategy=args.strategy, engine=args.engine,
-                rules=args.rules, z3_slices=args.z3_slices)
+                rules=args.rules, z3_slices=args.z3_slices, options=oneshot_options(args))
     res = explain(a, args.op, engine=args.engine, rules=args.rules, depth=args.depth)
     print(json.dumps(res.to_json(), indent=2) if args.format == "json" else res.text(), end="")
     return 0
