@@ -20,9 +20,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oracle  # noqa: E402
 from bufferlog.backend.dealloc import deallocate  # noqa: E402
-from bufferlog.core import UserError  # noqa: E402
 from bufferlog.frontend.parser import parse  # noqa: E402
 from bufferlog.frontend.printer import print_module  # noqa: E402
+
+from bufferlog.core import UserError  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 FREES = sorted((HERE / "dealloc" / "frees").glob("*.mlir"))
