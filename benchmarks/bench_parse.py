@@ -16,7 +16,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from bufferlog.frontend.parser import get_lark, parse
+from bufferlog.frontend.lalr import grammar as get_lark
+from bufferlog.frontend.parser import parse
 from bufferlog.frontend.printer import print_module
 
 from benchmarks import SHARED

@@ -1,8 +1,9 @@
-"""MLIR text -> IR (``frontend.ir``): a lark LALR parser plus a top-down walker.
+"""MLIR text -> IR (``frontend.ir``): a table-driven LALR parser plus a top-down walker.
 
 ``parse(text, filename)`` returns a ``Module``. The grammar is ``grammar/core.lark``
-followed by every other ``grammar/*.lark`` family file; ``custom_op`` is generated from
-the family file names. Dialect builders (``@builds``) receive a ``ParseCtx``.
+followed by every other ``grammar/*.lark`` family file (``frontend/parse_tables.py``
+compiles it once with lark and caches the tables; ``frontend/lalr.py`` runs them). Dialect
+builders (``@builds``) receive a ``ParseCtx`` and the parse tree (``frontend/syntax_tree.py``).
 
 Location policy: every op gets ``Loc(file, line, col)`` of its first token. Textual
 ``loc(...)`` annotations are accepted anywhere MLIR allows them and dropped (mlir-opt
@@ -13,12 +14,7 @@ kept in ``Module.aliases`` as ``OpaqueAttr`` and printed back.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from bufferlog.errors import UserError
 
@@ -26,8 +22,9 @@ from . import attrs as A
 from . import types as T
 from .dialects import BUILDERS, load_all
 from .ir import Block, Loc, Module, Op, Region, Value
-
-GRAMMAR_DIR = Path(__file__).parent / "grammar"
+from .lalr import FailToken, ParseFailure, grammar
+from .parse_tables import grammar_text  # noqa: F401  (re-exported for tools and tests)
+from .syntax_tree import Token, Tree
 
 #: ops whose regions do not see values defined outside (fresh SSA scope)
 ISOLATED_OPS = {"builtin.module", "func.func", "gpu.module", "gpu.func", "llvm.func",
@@ -36,38 +33,6 @@ ISOLATED_OPS = {"builtin.module", "func.func", "gpu.module", "gpu.func", "llvm.f
 
 class MLIRSyntaxError(UserError):
     """A located parse error, printed as ``file:line:col: error: msg``."""
-
-
-class UnknownCustomOp(Exception):
-    def __init__(self, token: Token):
-        super().__init__(str(token))
-        self.token = token
-
-
-def _unknown_op(tok: Token) -> Token:
-    raise UnknownCustomOp(tok)
-
-
-def grammar_text() -> str:
-    """core.lark + all family files + the generated ``custom_op`` rule."""
-    core = (GRAMMAR_DIR / "core.lark").read_text(encoding="utf-8")
-    parts = [core]
-    fams = []
-    for f in sorted(GRAMMAR_DIR.glob("*.lark")):
-        if f.name == "core.lark":
-            continue
-        parts.append(f"// ---- {f.name}\n" + f.read_text(encoding="utf-8"))
-        fams.append(f"{f.stem}_op")
-    parts.append("custom_op: " + " | ".join([*fams, "UNKNOWN_OP"]) + "\n")
-    return "\n".join(parts)
-
-
-@lru_cache(maxsize=1)
-def get_lark() -> Lark:
-    load_all()
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", start="start",
-                propagate_positions=True, maybe_placeholders=True,
-                lexer_callbacks={"UNKNOWN_OP": _unknown_op}, cache=True)
 
 
 # -------------------------------------------------------------------------------------
@@ -92,17 +57,16 @@ def unescape(lit: str) -> str:
 
 
 def _first_token(node: Any) -> Token | None:
-    if isinstance(node, Token):
-        return node
-    if isinstance(node, Tree):
-        meta = node.meta
-        if not meta.empty:
-            return Token("X", "", start_pos=meta.start_pos, line=meta.line,
-                         column=meta.column)
-        for c in node.children:
-            t = _first_token(c)
-            if t is not None:
-                return t
+    """The token where ``node`` starts (a tree spanning no text: its first token inside)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Token):
+            return n
+        if isinstance(n, Tree):
+            if n.first is not None:
+                return n.first
+            stack.extend(reversed(n.children))
     return None
 
 
@@ -740,19 +704,16 @@ _READABLE = {"VALUE_ID": "a value (%x)", "BLOCK_ID": "a block (^bb)", "SYMBOL_ID
              "BARE_ID": "an identifier", "INT_TYPE": "a type", "HASH_ATTR": "an attribute"}
 
 
-def _expected(e: UnexpectedToken) -> str:
-    lk = get_lark()
+def _expected(e: ParseFailure) -> str:
+    g = grammar()
     names = []
-    for name in sorted(e.expected or ()):
+    for name in sorted(e.expected):
         if name in _READABLE:
             names.append(_READABLE[name])
             continue
-        try:
-            pat = lk.get_terminal(name).pattern
-        except KeyError:
-            continue
-        if pat.type == "str":
-            names.append(f"'{pat.value}'")
+        pat = g.pattern(name)
+        if pat is not None and pat[0] == "str":
+            names.append(f"'{pat[1]}'")
     names = sorted(set(names))
     if not names:
         return ""
@@ -760,38 +721,31 @@ def _expected(e: UnexpectedToken) -> str:
     return " (expected " + ", ".join(names[:8]) + more + ")"
 
 
-def _describe(e: UnexpectedInput) -> str:
-    if isinstance(e, UnexpectedToken):
-        tok = e.token
-        if tok.type == "$END":
-            return "unexpected end of input"
-        exp = set(e.expected or ())
-        if exp & _TYPE_START and str(tok)[:1].isalnum() or (exp & _TYPE_START and
-                                                            str(tok).startswith("?")):
-            return f"unsupported type '{tok}'"
-        return f"unexpected '{tok}'{_expected(e)}"
-    if isinstance(e, UnexpectedCharacters):
+def _describe(e: ParseFailure) -> str:
+    tok = e.token
+    if tok is None:
         return f"unexpected character '{e.char}'"
-    if isinstance(e, UnexpectedEOF):
+    if tok.type == "$END":
         return "unexpected end of input"
-    return "syntax error"
+    if e.expected & _TYPE_START and (str(tok)[:1].isalnum() or str(tok).startswith("?")):
+        return f"unsupported type '{tok}'"
+    return f"unexpected '{tok}'{_expected(e)}"
 
 
 def parse(text: str, filename: str = "-") -> Module:
     """Parse MLIR text into a ``Module``; raise ``MLIRSyntaxError`` on bad input."""
     body_text, resources = _split_resources(text)
-    lk = get_lark()
+    load_all()
     try:
-        tree = lk.parse(body_text)
-    except UnknownCustomOp as e:
+        tree = grammar().parse(body_text)
+    except FailToken as e:
         t = e.token
         raise MLIRSyntaxError(
             f"unknown operation '{t}' in custom syntax (use the generic form \"{t}\"(...))",
             Loc(filename, t.line, t.column)) from None
-    except UnexpectedInput as e:
-        line = getattr(e, "line", 0) or 0
-        col = getattr(e, "column", 0) or 0
-        if isinstance(e, UnexpectedToken) and e.token.type == "$END":
+    except ParseFailure as e:
+        line, col = e.line, e.column
+        if e.token is not None and e.token.type == "$END":
             lines = body_text.rstrip().splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
         raise MLIRSyntaxError(_describe(e), Loc(filename, line, col)) from None

@@ -62,10 +62,17 @@ def prints(op_name: str) -> Callable[[Callable[..., str]], Callable[..., str]]:
     return deco
 
 
+_loaded = False
+
+
 def load_all() -> None:
-    """Import every dialect module so its builders/printers register."""
+    """Import every dialect module so its builders/printers register (once)."""
+    global _loaded
+    if _loaded:
+        return
     import importlib
     import pkgutil
 
     for m in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{m.name}")
+    _loaded = True

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lark import Token, Tree
-
 from ..attrs import DenseArrayAttr, UnitAttr, format_named_attr
 from ..ir import Block, Op, Region, Value
+from ..syntax_tree import Token, Tree
 from . import DYNAMIC
 
 Mixed = list[int | Value]  # a static int or an SSA value per entry

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from lark import Tree
-
 from ..attrs import (
     DenseElementsAttr,
     DenseResourceAttr,
@@ -21,6 +19,7 @@ from ..attrs import (
     UnitAttr,
 )
 from ..ir import Op, Value
+from ..syntax_tree import Tree
 from ..types import (
     FunctionType,
     IndexType,

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from lark import Tree
-
 from ..attrs import DenseArrayAttr, UnitAttr
 from ..ir import Block, Op, Region, Value
+from ..syntax_tree import Tree
 from ..types import FunctionType, IndexType, IntegerType
 from . import builds, prints
 from ._smb import (
