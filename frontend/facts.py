@@ -8,8 +8,9 @@ blocks and regions in order of first appearance in the same walk.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from pathlib import Path
+from typing import Any
 
 from bufferlog.errors import UserError
 
@@ -18,6 +19,7 @@ from .attrs import DenseArrayAttr, DictAttr, IntegerAttr
 from .dialects import DYNAMIC
 from .ir import Block, Module, Op, Region, Value
 from .schema import Relation, load_schema
+from .trampoline import drive
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
@@ -80,9 +82,11 @@ class Facts:
 
     # -- walk --------------------------------------------------------------------
     def _export(self) -> None:
-        self._walk_op(self.module.module_op, -1, 0)
+        drive(self._walk_op(self.module.module_op, -1, 0))
 
-    def _walk_op(self, op: Op, block: int, index: int) -> int:
+    def _walk_op(self, op: Op, block: int, index: int) -> Generator[Any, None, int]:
+        """Rows of ``op`` and, in pre-order, of every op nested in it (a generator that
+        yields the walk of each nested op: ``frontend/trampoline.py``, any depth)."""
         o = self.op_id[op] = len(self.ops)
         self.ops.append(op)
         self._add("op", o, op.name, block, index)
@@ -109,7 +113,7 @@ class Facts:
                 for a in blk.args:
                     self._add("block_arg", self._val(a), b, a.index)
                 for k, nested in enumerate(blk.ops):
-                    self._walk_op(nested, b, k)
+                    yield self._walk_op(nested, b, k)
         self._add("op_span", o, len(self.ops) - 1)
         return o
 

@@ -207,12 +207,17 @@ class Op:
         return self.name.split(".", 1)[0]
 
     def walk(self) -> Iterator[Op]:
-        """Pre-order walk of this op and every op nested in its regions."""
-        yield self
-        for r in self.regions:
-            for b in r.blocks:
-                for op in b.ops:
-                    yield from op.walk()
+        """Pre-order walk of this op and every op nested in its regions (an explicit
+        stack: any nesting depth)."""
+        stack: list[Iterator[Op]] = [iter((self,))]
+        while stack:
+            op = next(stack[-1], None)
+            if op is None:
+                stack.pop()
+                continue
+            yield op
+            if op.regions:
+                stack.append(o for r in op.regions for b in r.blocks for o in b.ops)
 
     def erase(self) -> None:
         """Detach from the parent block and drop operand uses. Results must be unused."""

@@ -14,6 +14,7 @@ kept in ``Module.aliases`` as ``OpaqueAttr`` and printed back.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Generator
 from typing import Any
 
 from bufferlog.errors import UserError
@@ -25,6 +26,7 @@ from .ir import Block, Loc, Module, Op, Region, Value
 from .lalr import FailToken, ParseFailure, grammar
 from .parse_tables import grammar_text  # noqa: F401  (re-exported for tools and tests)
 from .syntax_tree import Token, Tree
+from .trampoline import drive
 
 #: ops whose regions do not see values defined outside (fresh SSA scope)
 ISOLATED_OPS = {"builtin.module", "func.func", "gpu.module", "gpu.func", "llvm.func",
@@ -115,6 +117,7 @@ class ParseCtx:
         self.aliases: dict[str, Any] = {}
         self.type_aliases: dict[str, Any] = {}
         self.scope = _Scope(None, True)
+        self._pending: list[tuple[Any, ...]] = []  # regions the running builder asked for
 
     # -- locations and errors -----------------------------------------------------------
     def loc(self, node: Any) -> Loc:
@@ -314,12 +317,21 @@ class ParseCtx:
         return [self.successor(c) for c in node.children]
 
     def region(self, node: Any, entry_args: list[tuple[str, Any, Any]] | None = None,
-               isolated: bool = False) -> Region:
-        """Build a ``region`` in a new SSA scope. ``entry_args`` are the entry block's
-        arguments declared by the op's own syntax (then the region must not start with
-        a block label); ``isolated`` for isolated-from-above ops (fresh names)."""
+               isolated: bool = False, then: Callable[[Region], None] | None = None) -> Region:
+        """A ``region`` in a new SSA scope. ``entry_args`` are the entry block's arguments
+        declared by the op's own syntax (then the region must not start with a block
+        label); ``isolated`` for isolated-from-above ops (fresh names).
+
+        The region comes back empty and is filled once the builder returns, before the
+        op's results are bound (so deep nesting needs no recursion: ``frontend/trampoline.py``); ``then``
+        runs on the filled region (e.g. to add an implicit terminator)."""
         region = Region()
-        outer = self.scope
+        self._pending.append((region, node, entry_args, isolated, then, self.scope))
+        return region
+
+    def _fill_region(self, job: tuple[Any, ...]) -> Generator[Any, Any, None]:
+        """Build a region's blocks; yields the completion of each op that has regions."""
+        region, node, entry_args, isolated, then, outer = job
         self.scope = _Scope(outer, isolated)
         try:
             kids = node.children
@@ -342,11 +354,15 @@ class ParseCtx:
                 if entry_args is None:
                     region.append(entry)
                 for op_node in kids[0].children:
-                    entry.append(self.operation(op_node))
+                    op = self._start_op(op_node)
+                    entry.append(op if isinstance(op, Op) else (yield op))
                 start = 1
             for i, bnode in enumerate(kids[start:]):
                 merge = i == 0 and entry_args is not None and not has_entry_ops
-                self._block(bnode, region, entry if merge else None)
+                blk = self._block(bnode, region, entry if merge else None)
+                for op_node in bnode.children[1:]:
+                    op = self._start_op(op_node)
+                    blk.append(op if isinstance(op, Op) else (yield op))
             for name, tok in self.scope.fwd_blocks.items():
                 raise MLIRSyntaxError(f"reference to an undefined block '^{name}'",
                                       self.loc(tok))
@@ -354,10 +370,12 @@ class ParseCtx:
                 self._check_forward()
         finally:
             self.scope = outer
-        return region
+        if then is not None:
+            then(region)
 
-    def _block(self, node: Tree, region: Region, into: Block | None) -> None:
-        label, *ops = node.children
+    def _block(self, node: Tree, region: Region, into: Block | None) -> Block:
+        """The block of a ``block`` node, its label and arguments defined (not its ops)."""
+        label = node.children[0]
         tok, args = label.children
         name = str(tok)[1:]
         if into is not None:
@@ -378,8 +396,7 @@ class ParseCtx:
         for aname, ty, loc in self.block_args(args):
             a = blk.add_arg(ty, aname, loc)
             self.define(aname, [a], loc_token(loc))
-        for op_node in ops:
-            blk.append(self.operation(op_node))
+        return blk
 
     def _definition_mismatch(self, name: str, i: int, have: Any, used: Any, use_tok: Token,
                              at: Any) -> None:
@@ -397,22 +414,56 @@ class ParseCtx:
 
     # -- operations -----------------------------------------------------------------------
     def operation(self, node: Tree) -> Op:
-        """Build one ``operation`` node: the op itself, then bind its result names."""
+        """Build one ``operation`` node: the op, its regions, then bind its result names."""
+        op = self._start_op(node)
+        return op if isinstance(op, Op) else drive(op)
+
+    def _start_op(self, node: Tree) -> Op | Generator[Any, Any, Op]:
+        """Run the op's builder. Without regions the op is done (returned); otherwise a
+        generator finishes it: regions first, then the builder's error if it raised one
+        after asking for a region (the region's text comes first, as its errors do)."""
+        saved, self._pending = self._pending, []
+        try:
+            try:
+                op = self._op_head(node)
+            except UserError as e:
+                if not self._pending:
+                    raise
+                return self._finish_op(None, node, self._pending, e)
+            if self._pending:
+                return self._finish_op(op, node, self._pending, None)
+            self._bind_op(op, node)
+            return op
+        finally:
+            self._pending = saved
+
+    def _finish_op(self, op: Op | None, node: Tree, jobs: list[tuple[Any, ...]],
+                   error: UserError | None) -> Generator[Any, Any, Op]:
+        for job in jobs:
+            yield self._fill_region(job)
+        if error is not None:
+            raise error
+        assert op is not None
+        self._bind_op(op, node)
+        return op
+
+    def _op_head(self, node: Tree) -> Op:
         kids = node.children
         res_node = kids[0] if isinstance(kids[0], Tree) and kids[0].data == "op_results" else None
         body = kids[1] if res_node is not None else kids[0]
-        loc = self.loc(node)
         if body.data == "generic_op":
-            op = self._generic(body)
-        else:
-            op = self._custom(body)
-        op.loc = loc
+            return self._generic(body)
+        return self._custom(body)
+
+    def _bind_op(self, op: Op, node: Tree) -> None:
+        kids = node.children
+        res_node = kids[0] if isinstance(kids[0], Tree) and kids[0].data == "op_results" else None
+        op.loc = self.loc(node)
         if res_node is not None:
             self._bind_results(op, res_node)
         elif op.results:
             for r in op.results:
                 r.name = None
-        return op
 
     def _bind_results(self, op: Op, res_node: Tree) -> None:
         groups: list[tuple[Token, int]] = []

@@ -140,11 +140,16 @@ def types_arrow(p: Any, types: list[Any]) -> str:
 
 # -- implicit terminators --------------------------------------------------------------
 
+def ensure_block(region: Region) -> None:
+    """Give an empty region its (empty) entry block."""
+    if not region.blocks:
+        region.append(Block())
+
+
 def ensure_terminator(region: Region, name: str, loc: Any = None) -> None:
     """Give a single-block region the implicit terminator ``name`` (MLIR's
     SingleBlockImplicitTerminator) if its body does not end with it."""
-    if not region.blocks:
-        region.append(Block())
+    ensure_block(region)
     block = region.entry
     if block.ops and block.ops[-1].name == name:
         return
