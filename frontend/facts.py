@@ -4,6 +4,14 @@ The relations, their columns and types come from ``rules/schema.dl`` (see
 ``frontend/schema.py``); every row is checked against it, so the exporter and the rules
 cannot drift apart silently. Numbering: ops in pre-order (the module op is 0), values,
 blocks and regions in order of first appearance in the same walk.
+
+Numbers MLIR allows but a 32-bit column cannot hold are exported as *unknown*, which
+every rule already treats conservatively: a static dimension of 2^31 or more as dynamic
+(``shape_dim`` -1, no ``type_bytes``); a static slice parameter or loop bound as a
+dynamic one (``slice_dynamic`` / ``loop_bound_dynamic``) bound to an opaque value id
+below -1 that no fact defines, one id per distinct number (equal numbers compare equal,
+different ones never do, and Z3 sees free variables); a large ``arith.constant`` gets no
+``const_int``.
 """
 
 from __future__ import annotations
@@ -54,6 +62,7 @@ class Facts:
         self.region_id: dict[Region, int] = {}
         self.ops: list[Op] = []
         self.values: list[Value] = []
+        self._opaque_ids: dict[int, int] = {}  # number too big for a column -> id -2, -3, ...
         self._lines = None
         self._export()
 
@@ -117,6 +126,10 @@ class Facts:
         self._add("op_span", o, len(self.ops) - 1)
         return o
 
+    def _opaque(self, n: int) -> int:
+        """The value id (< -1, defined by no fact) standing for the number ``n``."""
+        return self._opaque_ids.setdefault(n, -2 - len(self._opaque_ids))
+
     def _block(self, b: Block) -> int:
         i = self.block_id.get(b)
         if i is None:
@@ -135,7 +148,7 @@ class Facts:
         if shape is not None and (T.is_tensor(v.type) or T.is_memref(v.type)):
             self._add("value_rank", i, len(shape))
             for d, n in enumerate(shape):
-                self._add("shape_dim", i, d, -1 if n is None or n < 0 else n)
+                self._add("shape_dim", i, d, -1 if n is None or not 0 <= n <= INT32_MAX else n)
         n = T.static_bytes(v.type)
         if n is not None and n <= INT32_MAX:
             self._add("type_bytes", i, n)
@@ -177,6 +190,8 @@ class Facts:
                 if isinstance(x, int):
                     if INT32_MIN <= x <= INT32_MAX:
                         self._add("loop_bound_static", o, kind, d, x)
+                    else:
+                        self._add("loop_bound_dynamic", o, kind, d, self._opaque(x))
                 else:
                     self._add("loop_bound_dynamic", o, kind, d, self._val(x))
 
@@ -231,6 +246,8 @@ class Facts:
                     pos += 1
                 elif INT32_MIN <= n <= INT32_MAX:
                     self._add("slice_static", o, kind, d, n)
+                else:
+                    self._add("slice_dynamic", o, kind, d, self._opaque(n))
 
     # -- output ------------------------------------------------------------------
     def write_tsv(self, out_dir: Path) -> list[Path]:

@@ -22,6 +22,7 @@ from bufferlog.errors import UserError
 from . import attrs as A
 from . import types as T
 from .dialects import BUILDERS, load_all
+from .int_ranges import INT64_MAX, MAX_INT_WIDTH, attr_error, dense_error, int64_error
 from .ir import Block, Loc, Module, Op, Region, Value
 from .lalr import FailToken, ParseFailure, grammar
 from .parse_tables import grammar_text  # noqa: F401  (re-exported for tools and tests)
@@ -118,6 +119,7 @@ class ParseCtx:
         self.type_aliases: dict[str, Any] = {}
         self.scope = _Scope(None, True)
         self._pending: list[tuple[Any, ...]] = []  # regions the running builder asked for
+        self.op_name = ""  # the op being built, as spelled (for messages)
 
     # -- locations and errors -----------------------------------------------------------
     def loc(self, node: Any) -> Loc:
@@ -144,6 +146,28 @@ class ParseCtx:
     def int(self, node: Any) -> int:
         s = str(self._tok(node))
         return int(s, 16) if s.lstrip("+-").startswith("0x") else int(s)
+
+    def number_loc(self, node: Any) -> Loc:
+        """Where mlir-opt points at a bad attribute number: its digits (past a minus)."""
+        tok = self._tok(node)
+        loc = self.loc(tok)
+        return Loc(loc.file, loc.line, loc.col + 1) if str(tok).startswith("-") else loc
+
+    def int64(self, node: Any) -> int:
+        """A signed 64-bit integer field of custom syntax (offsets, sizes, bounds, ...)."""
+        v = self.int(node)
+        msg = int64_error(v)
+        if msg is not None:
+            raise MLIRSyntaxError(f"custom op '{self.op_name}' {msg}", self.loc(node))
+        return v
+
+    def int_attr(self, node: Any, type: Any) -> A.IntegerAttr:
+        """An integer attribute ``v : type`` whose value must fit ``type``."""
+        v = self.int(node)
+        msg = attr_error(v, type)
+        if msg is not None:
+            raise MLIRSyntaxError(msg, self.number_loc(node))
+        return A.IntegerAttr(v, type)
 
     def float(self, node: Any) -> float:
         return float(str(self._tok(node)))
@@ -451,8 +475,11 @@ class ParseCtx:
         kids = node.children
         res_node = kids[0] if isinstance(kids[0], Tree) and kids[0].data == "op_results" else None
         body = kids[1] if res_node is not None else kids[0]
+        first = _first_token(body)
         if body.data == "generic_op":
+            self.op_name = unescape(str(first))
             return self._generic(body)
+        self.op_name = str(first)
         return self._custom(body)
 
     def _bind_op(self, op: Op, node: Tree) -> None:
@@ -535,10 +562,25 @@ def loc_token(loc: Loc | None) -> Token | None:
 # -------------------------------------------------------------------------------------
 # type builders
 
+def _dims(ctx: ParseCtx, tok: Token) -> list[str]:
+    """The dimensions of a ``DIMS`` / ``VDIMS`` token (``4x?x[8]x``); a static one must
+    be below 2^63 (mlir-opt: "invalid dimension", at the dimension)."""
+    out = str(tok).split("x")[:-1]
+    col = 0
+    for d in out:
+        digits = d.strip("[]")
+        if digits != "?" and int(digits) > INT64_MAX:
+            at = ctx.loc(tok)
+            raise MLIRSyntaxError("invalid dimension",
+                                  Loc(at.file, at.line, at.col + col + d.find(digits)))
+        col += len(d) + 1
+    return out
+
+
 def _shape(ctx: ParseCtx, tok: Token | None) -> tuple[int | None, ...]:
     if tok is None:
         return ()
-    return tuple(None if d == "?" else int(d) for d in str(tok).split("x")[:-1])
+    return tuple(None if d == "?" else int(d) for d in _dims(ctx, tok))
 
 
 def _tensor(ctx: ParseCtx, n: Tree) -> Any:
@@ -569,7 +611,7 @@ def _vector(ctx: ParseCtx, n: Tree) -> Any:
     shape: list[int] = []
     scal: list[bool] = []
     if dims is not None:
-        for d in str(dims).split("x")[:-1]:
+        for d in _dims(ctx, dims):
             s = d.startswith("[")
             shape.append(int(d.strip("[]")))
             scal.append(s)
@@ -595,7 +637,10 @@ def _opaque_type(ctx: ParseCtx, n: Tree) -> Any:
 def _int_type(ctx: ParseCtx, n: Tree) -> Any:
     s = str(n.children[0])
     sign = s[0] if s[0] in "su" else ""
-    return T.IntegerType(int(s[len(sign) + 1:]), sign)
+    width = int(s[len(sign) + 1:])
+    if width > MAX_INT_WIDTH:
+        raise MLIRSyntaxError(f"integer bitwidth is limited to {MAX_INT_WIDTH} bits", ctx.loc(n))
+    return T.IntegerType(width, sign)
 
 
 _FLOATS = {k: T.FloatType(k) for k in T.FLOAT_WIDTHS}
@@ -633,7 +678,10 @@ def _int_attr(ctx: ParseCtx, n: Tree) -> Any:
         return A.FloatAttr(float(int(s)), t, s + ".0")
     if isinstance(t, T.IntegerType) and t.width == 1 and s in ("0", "1"):
         return A.IntegerAttr(int(s), t)
-    return A.IntegerAttr(ctx.int(tok), t)
+    if t is None:  # untyped: i64 (printed without a type)
+        attr = ctx.int_attr(tok, T.IntegerType(64))
+        return A.IntegerAttr(attr.value, None)
+    return ctx.int_attr(tok, t)
 
 
 def _hex_to_float(bits: int, t: T.FloatType) -> float:
@@ -672,7 +720,8 @@ def _dense_array(ctx: ParseCtx, n: Tree) -> Any:
     vals: list[Any] = []
     if elems is not None:
         for e in elems.children:
-            s = str(e.children[0])
+            tok = e.children[0]
+            s = str(tok)
             if s in ("true", "false"):
                 vals.append(s == "true")
             elif isinstance(t, T.FloatType):
@@ -680,7 +729,13 @@ def _dense_array(ctx: ParseCtx, n: Tree) -> Any:
                             else float(int(s, 0)))
             else:
                 v = int(s, 0) if s.lstrip("+-").startswith("0x") else int(s)
-                vals.append(bool(v) if str(t) == "i1" else v)
+                after = ctx.loc(tok)
+                after = Loc(after.file, after.line, after.col + len(s))  # mlir-opt's spot
+                if t == T.IntegerType(1):
+                    raise MLIRSyntaxError("expected 'true' or 'false' values for i1 type", after)
+                if attr_error(v, t) is not None:
+                    raise MLIRSyntaxError("integer constant out of range", after)
+                vals.append(v)
     return A.DenseArrayAttr(str(t), tuple(vals))
 
 
@@ -689,7 +744,16 @@ def _dense(ctx: ParseCtx, n: Tree) -> Any:
     body = str(tok)[len("dense<"):-1]
     if ty is None:
         return A.OpaqueAttr(str(tok))
-    return A.DenseElementsAttr(body, ctx.type(ty))
+    t = ctx.type(ty)
+    bad = dense_error(body, getattr(t, "elem", None))
+    if bad is not None:
+        off, msg = bad
+        off += len("dense<")
+        at = ctx.loc(tok)
+        nl = str(tok).count("\n", 0, off)
+        col = off - str(tok).rfind("\n", 0, off) if nl else at.col + off
+        raise MLIRSyntaxError(msg, Loc(at.file, at.line + nl, col))
+    return A.DenseElementsAttr(body, t)
 
 
 def _dense_resource(ctx: ParseCtx, n: Tree) -> Any:
@@ -716,7 +780,11 @@ def _strided(ctx: ParseCtx, n: Tree) -> Any:
 
     def val(s: Tree) -> int | None:
         t = str(s.children[0])
-        return None if t == "?" else int(t)
+        if t == "?":
+            return None
+        if int64_error(int(t)) is not None and int(t) != -(2**63):
+            raise MLIRSyntaxError("expected a 64-bit signed integer or '?'", ctx.loc(s))
+        return int(t)
 
     return A.StridedLayoutAttr(tuple(val(s) for s in strides),
                                0 if off_node is None else val(off_node))

@@ -68,7 +68,7 @@ def mixed(ctx: Any, node: Tree | None, elts_rule: str, elt_rule: str) -> Mixed:
         if isinstance(sub, Tree) and sub.data == "value_use":
             out.append(ctx.use(sub))
         else:
-            out.append(ctx.int(sub))
+            out.append(ctx.int64(sub))
     return out
 
 

@@ -11,7 +11,6 @@ from typing import Any, NamedTuple
 from ..attrs import (
     DenseElementsAttr,
     DenseResourceAttr,
-    IntegerAttr,
     OpaqueAttr,
     StringAttr,
     SymbolRefAttr,
@@ -359,7 +358,7 @@ def print_view(p: Any, op: Op) -> str:
 def build_assume_alignment(ctx: Any, tree: Tree) -> Op:
     (t,) = _types(ctx, tree)
     m = typed_use(ctx, kid(tree, "value_use"), t)
-    attrs = {"alignment": IntegerAttr(ctx.int(kid(tree, "integer")), IntegerType(32))}
+    attrs = {"alignment": ctx.int_attr(kid(tree, "integer"), IntegerType(32))}
     attrs.update(_attrs(ctx, tree))
     return Op("memref.assume_alignment", [m], [t], attrs, loc=ctx.loc(tree))
 

@@ -435,7 +435,7 @@ def build_index_switch(ctx: Any, tree: Tree) -> Op:
         ensure_terminator(r, "scf.yield", loc)
 
     for c in kids(tree, "scf_case"):
-        cases.append(ctx.int(kid(c, "integer")))
+        cases.append(ctx.int64(kid(c, "integer")))
         case_regions.append(ctx.region(kid(c, "region"), then=terminate))
     default = ctx.region(kid(tree, "region"), then=terminate)
     attrs = {"cases": DenseArrayAttr("i64", tuple(cases))}
