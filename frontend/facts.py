@@ -12,10 +12,15 @@ dynamic one (``slice_dynamic`` / ``loop_bound_dynamic``) bound to an opaque valu
 below -1 that no fact defines, one id per distinct number (equal numbers compare equal,
 different ones never do, and Z3 sees free variables); a large ``arith.constant`` gets no
 ``const_int``.
+
+Long texts stay out of the facts: ``op_text`` keeps at most ``TEXT_MAX`` characters of
+the source line, and an ``attr`` value longer than ``ATTR_MAX`` (a dense literal) is
+exported as its start, length and SHA-256 prefix (so different values still differ).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import Any
@@ -23,13 +28,16 @@ from typing import Any
 from bufferlog.errors import UserError
 
 from . import types as T
-from .attrs import DenseArrayAttr, DictAttr, IntegerAttr
+from .attrs import Attr, DenseArrayAttr, DictAttr, IntegerAttr
 from .dialects import DYNAMIC
-from .ir import Block, Module, Op, Region, Value
+from .gcpause import paused
+from .ir import Block, Module, Op, Region, SourceLines, Value
 from .schema import Relation, load_schema
 from .trampoline import drive
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+TEXT_MAX = 240  # op_text: longest source line kept (a 50 MB constant's line is cut)
+ATTR_MAX = 1024  # attr: longer attribute texts are exported as a digest (_attr_symbol)
 
 # Slice-like ops: number of leading non-subset operands before offsets/sizes/strides.
 SLICE_LEADING = {
@@ -91,7 +99,8 @@ class Facts:
 
     # -- walk --------------------------------------------------------------------
     def _export(self) -> None:
-        drive(self._walk_op(self.module.module_op, -1, 0))
+        with paused():
+            drive(self._walk_op(self.module.module_op, -1, 0))
 
     def _walk_op(self, op: Op, block: int, index: int) -> Generator[Any, None, int]:
         """Rows of ``op`` and, in pre-order, of every op nested in it (a generator that
@@ -106,7 +115,7 @@ class Facts:
         for r in op.results:
             self._add("result", self._val(r), o, r.index)
         for k, a in op.attrs.items():
-            self._add("attr", o, k, str(a))
+            self._add("attr", o, k, _attr_symbol(a))
         for i, b in enumerate(op.successors):
             self._add("successor", o, i, self._block(b))
             base = op.successor_operand_range(i)[0]
@@ -154,11 +163,16 @@ class Facts:
             self._add("type_bytes", i, n)
 
     def _source_line(self, op: Op) -> str:
+        """The op's source line (for messages), at most ``TEXT_MAX`` characters."""
         if self._lines is None:
             self._lines = getattr(self.module, "source_lines", None) or []
         ln = op.loc.line
         if 1 <= ln <= len(self._lines):
-            return self._lines[ln - 1].strip()
+            lines = self._lines
+            line = lines.head(ln - 1, TEXT_MAX + 1) if isinstance(lines, SourceLines) \
+                else lines[ln - 1][:TEXT_MAX + 1]
+            line = line.strip()
+            return line if len(line) <= TEXT_MAX else line[:TEXT_MAX - 3] + "..."
         return op.name
 
     # -- op-specific structure ---------------------------------------------------
@@ -259,6 +273,16 @@ class Facts:
             p.write_text("".join("\t".join(map(str, r)) + "\n" for r in rows), encoding="utf-8")
             paths.append(p)
         return paths
+
+
+def _attr_symbol(a: Attr) -> str:
+    """An attribute's text, or for a long one (a dense literal) a short stand-in that
+    still tells different values apart: its start, length and a SHA-256 prefix."""
+    s = str(a)
+    if len(s) <= ATTR_MAX:
+        return s
+    digest = hashlib.sha256(s.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{s[:96]}... ({len(s)} characters, sha256 {digest})"
 
 
 def _is_identity_map(text: str) -> bool:

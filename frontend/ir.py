@@ -21,7 +21,7 @@ custom syntax from the op alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -297,6 +297,52 @@ class Region:
         return self.blocks[0]
 
 
+class SourceLines(Sequence[str]):
+    """The lines of a parsed text (split at ``\n``, a trailing ``\r`` dropped), found on
+    first use and sliced on demand: no copy of the text, and a 50 MB one-line file costs
+    one offset."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._starts: list[int] | None = None
+
+    def _index(self) -> list[int]:
+        if self._starts is None:
+            starts, find, i = [0], self.text.find, self.text.find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            if starts[-1] == len(self.text):
+                starts.pop()  # no line after a final newline (nor in an empty text)
+            self._starts = starts
+        return self._starts
+
+    def __len__(self) -> int:
+        return len(self._index())
+
+    def span(self, i: int) -> tuple[int, int]:
+        """[start, end) of line ``i`` (0-based) in the text."""
+        starts = self._index()
+        start = starts[i]
+        end = starts[i + 1] - 1 if i + 1 < len(starts) else len(self.text)
+        if end > start and self.text[end - 1] == "\r":
+            end -= 1
+        return start, end
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        start, end = self.span(i)
+        return self.text[start:end]
+
+    def head(self, i: int, n: int) -> str:
+        """The first ``n`` characters of line ``i`` (no copy of a long line)."""
+        start, end = self.span(i)
+        return self.text[start:min(end, start + n)]
+
+
 @dataclass
 class Module:
     """A parsed file. ``body`` is the single block of the (implicit or explicit)
@@ -310,7 +356,7 @@ class Module:
     type_aliases: dict[str, Any] = field(default_factory=dict)
     resources: str | None = None
     explicit_module: bool = False
-    source_lines: list[str] = field(default_factory=list)  # the parsed text, for messages
+    source_lines: Sequence[str] = field(default_factory=list)  # the parsed text, for messages
 
     @property
     def body(self) -> Block:

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import marshal
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from . import parse_tables
 from .syntax_tree import Token, Tree
+
+_PASS, _WRAP, _GENERAL = 0, 1, 2  # kinds of rule entries in Grammar._rules
 
 
 class ParseFailure(Exception):
@@ -106,6 +109,23 @@ class Grammar:
         self.end_id = self.symbols.index("$END")
         self._groups: list[_Group | None] = [None] * len(self.group_blobs)
         self._regex: dict[int, Any] = {}
+        self.top_list = self.symbols.index(tables["top_list"])
+        self._on_item: Callable[[Tree], None] | None = None
+        # the driver's view of the rules: one-child rules get a short entry it handles
+        # inline (_PASS: a ?rule handing its child up; _WRAP: a tree around the child)
+        self._rules: list[tuple[Any, ...]] = []
+        for k, (size, origin, name, expand1, plan, _trailing) in enumerate(self.rules):
+            one = size == 1 and plan is None and origin != self.top_list
+            kind = (_PASS if expand1 else _WRAP) if one else _GENERAL
+            self._rules.append((kind, origin, name) if one else (kind, origin, k))
+        # characters only the ignored blank terminal can start with: skipped in one match
+        self._space: dict[str, Any] = {}
+        for tid in self.ignore:
+            kind, text, first, _na, _nl = self.terminals[tid]
+            if kind != "re" or re.fullmatch(text, " ") is None:
+                continue
+            others = set().union(*(set(d[2]) for t, d in self.terminals.items() if t != tid))
+            self._space = {ch: self.regex(tid) for ch in first if ch not in others}
 
     def regex(self, tid: int) -> Any:
         m = self._regex.get(tid)
@@ -127,19 +147,31 @@ class Grammar:
         return None if t is None else (t[0], t[1])
 
     # -- the driver ---------------------------------------------------------------------
-    def parse(self, text: str) -> Tree:
-        """Parse ``text`` (rule ``start``) into a Tree; raise ParseFailure / FailToken."""
-        states, rules, symbols = self.states, self.rules, self.symbols
+    def parse(self, text: str, on_item: Callable[[Tree], None] | None = None) -> Tree:
+        """Parse ``text`` (rule ``start``) into a Tree; raise ParseFailure / FailToken.
+
+        ``on_item``: receives each top-level item (``operation``, ``alias_def``, ...) as
+        soon as it is complete, in order, and the ``start`` tree comes back without them
+        (so a caller can build and drop them one by one: the whole tree never exists)."""
+        states, rules, symbols = self.states, self._rules, self.symbols
         state_group, groups = self.state_group, self._groups
-        ignore, newline, fail = self.ignore, self.newline, self.fail
+        ignore, newline, fail, space = self.ignore, self.newline, self.fail, self._space
         sstack = [self.start]
         vstack: list[Any] = []
         pos, n, line, lstart = 0, len(text), 1, 0
-        tok: Token | None = None
+        self._on_item = on_item
         while pos < n:
+            c = text[pos]
+            if c in space:  # whitespace that only the ignored blank terminal can start
+                end = space[c](text, pos).end()
+                k = text.count("\n", pos, end)
+                if k:
+                    line += k
+                    lstart = text.rfind("\n", pos, end) + 1
+                pos = end
+                continue
             gid = state_group[sstack[-1]]
             g = groups[gid] or self.group(gid)
-            c = text[pos]
             cands = g.disp.get(c)
             if cands is None:
                 cands = g.candidates(c)
@@ -185,14 +217,24 @@ class Grammar:
                     sstack.append(act)
                     vstack.append(tok)
                     break
-                self._reduce(rules[-1 - act], sstack, vstack)
+                r = rules[-1 - act]
+                if r[0] == _PASS:  # ?rule with one child: the child itself, new state
+                    sstack[-1] = states[sstack[-2]][r[1]]
+                elif r[0] == _WRAP:  # rule with one kept child: a tree around it
+                    c1 = vstack[-1]
+                    first = c1 if type(c1) is Token else None if c1 is None else \
+                        c1.cfirst if c1.first is not None else None
+                    vstack[-1] = Tree(r[2], [c1], first, first)
+                    sstack[-1] = states[sstack[-2]][r[1]]
+                else:
+                    self._reduce(self.rules[r[2]], sstack, vstack)
         # end of input
         end_tok = Token("$END", "", pos, line, pos - lstart + 1)
         while True:
             act = states[sstack[-1]].get(self.end_id)
             if act is None or act >= 0:
                 raise self._token_failure(end_tok, sstack[-1])
-            self._reduce(rules[-1 - act], sstack, vstack)
+            self._reduce(self.rules[-1 - act], sstack, vstack)
             if sstack[-1] == self.end:
                 return vstack[-1]
 
@@ -211,12 +253,16 @@ class Grammar:
             for i, inline, nones in plan:
                 if nones:
                     kept += [None] * nones
-                if inline:
-                    kept += children[i].children
-                else:
+                if not inline:
                     kept.append(children[i])
+                elif kept:
+                    kept += children[i].children
+                else:  # take over the inlined list: left-recursive lists grow in O(1)
+                    kept = children[i].children
             if trailing:
                 kept += [None] * trailing
+        if origin == self.top_list and self._on_item is not None:
+            self._on_item(kept.pop())  # the item just completed
         start = None
         for c in children:
             if c is None:

@@ -16,6 +16,7 @@ Table layout (``FORMAT``):
 * ``states``: per parser state, ``marshal`` bytes of ``{symbol id: action}``; action
   ``>= 0`` shifts (or, for a rule name, goes) to that state, ``< 0`` reduces rule
   ``-1 - action``. Decoded lazily: a file visits a fraction of the 2,000 states.
+* ``top_list``: the rule name whose reductions complete a top-level item.
 * ``rules``: ``(size, origin id, tree name, expand1, plan, trailing Nones)``; ``plan`` is
   ``None`` (children kept as they are) or ``[(index, inline, Nones before)]``, lark's
   child filter (anonymous tokens dropped, ``_rule`` children inlined, placeholders).
@@ -40,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
-FORMAT = 1
+FORMAT = 2
 #: terminals whose tokens abort the parse (the parser reports them as unknown ops)
 FAIL_TERMINALS = ("UNKNOWN_OP",)
 
@@ -217,8 +218,16 @@ def build(grammar: str) -> dict[str, Any]:
         "state_group": state_group,
         "terminals": terminals,
         "ignore": [sid[n] for n in ignore],
+        "top_list": _top_list(lk.rules),
         "fail": [sid[n] for n in FAIL_TERMINALS if n in sid],
     }
+
+
+def _top_list(rules: list[Any]) -> str:
+    """The nonterminal collecting ``start``'s items (lark's ``__start_star_0``)."""
+    (name,) = {str(r.expansion[0].name) for r in rules
+               if r.origin.name == "start" and len(r.expansion) == 1}
+    return name
 
 
 def _may_span_lines(rx: str) -> bool:

@@ -22,8 +22,9 @@ from bufferlog.errors import UserError
 from . import attrs as A
 from . import types as T
 from .dialects import BUILDERS, load_all
+from .gcpause import paused
 from .int_ranges import INT64_MAX, MAX_INT_WIDTH, attr_error, dense_error, int64_error
-from .ir import Block, Loc, Module, Op, Region, Value
+from .ir import Block, Loc, Module, Op, Region, SourceLines, Value
 from .lalr import FailToken, ParseFailure, grammar
 from .parse_tables import grammar_text  # noqa: F401  (re-exported for tools and tests)
 from .syntax_tree import Token, Tree
@@ -377,14 +378,18 @@ class ParseCtx:
             if has_entry_ops:
                 if entry_args is None:
                     region.append(entry)
-                for op_node in kids[0].children:
+                nodes = kids[0].children
+                for j, op_node in enumerate(nodes):
+                    nodes[j] = None  # the op's tree can go once its IR exists
                     op = self._start_op(op_node)
                     entry.append(op if isinstance(op, Op) else (yield op))
                 start = 1
             for i, bnode in enumerate(kids[start:]):
                 merge = i == 0 and entry_args is not None and not has_entry_ops
                 blk = self._block(bnode, region, entry if merge else None)
-                for op_node in bnode.children[1:]:
+                nodes = bnode.children
+                for j in range(1, len(nodes)):
+                    op_node, nodes[j] = nodes[j], None
                     op = self._start_op(op_node)
                     blk.append(op if isinstance(op, Op) else (yield op))
             for name, tok in self.scope.fwd_blocks.items():
@@ -583,12 +588,40 @@ def _shape(ctx: ParseCtx, tok: Token | None) -> tuple[int | None, ...]:
     return tuple(None if d == "?" else int(d) for d in _dims(ctx, tok))
 
 
+_SHAPED_LITERALS: dict[str, Any] = {}  # TENSOR_LIT / MEMREF_LIT text -> its (shared) type
+_SHAPED_PARTS = re.compile(r"(\w+)<((?:(?:[0-9]+|\?)x)*)(\w+)>")
+
+
+def _shaped_literal(tok: Token) -> Any:
+    """The type of a one-token ``tensor<4x?xf32>`` / ``memref<...>`` (types are immutable
+    values: one object per spelling, built once)."""
+    t = _SHAPED_LITERALS.get(tok)
+    if t is None:
+        kind, dims, elem = _SHAPED_PARTS.match(tok).groups()
+        shape = tuple(None if d == "?" else int(d) for d in dims.split("x")[:-1])
+        if elem == "index":
+            et: Any = T.IndexType()
+        elif elem in _FLOATS:
+            et = _FLOATS[elem]
+        else:
+            sign = elem[0] if elem[0] in "su" else ""
+            et = T.IntegerType(int(elem[len(sign) + 1:]), sign)
+        t = T.TensorType(shape, et, None) if kind == "tensor" else \
+            T.MemRefType(shape, et, None, None)
+        _SHAPED_LITERALS[str(tok)] = t
+    return t
+
+
 def _tensor(ctx: ParseCtx, n: Tree) -> Any:
+    if len(n.children) == 1:
+        return _shaped_literal(n.children[0])
     dims, elem, enc = n.children
     return T.TensorType(_shape(ctx, dims), ctx.type(elem), ctx.attr(enc))
 
 
 def _memref(ctx: ParseCtx, n: Tree) -> Any:
+    if len(n.children) == 1 and isinstance(n.children[0], Token):
+        return _shaped_literal(n.children[0])
     dims, elem, *extra = n.children
     shape = _shape(ctx, dims)
     ex = [ctx.attr(e) for e in extra]
@@ -846,6 +879,8 @@ def _describe(e: ParseFailure) -> str:
         return f"unexpected character '{e.char}'"
     if tok.type == "$END":
         return "unexpected end of input"
+    if tok.type in ("TENSOR_LIT", "MEMREF_LIT"):  # one-token types: name the keyword
+        tok = Token(tok.type, str(tok).split("<", 1)[0], tok.start_pos, tok.line, tok.column)
     if e.expected & _TYPE_START and (str(tok)[:1].isalnum() or str(tok).startswith("?")):
         return f"unsupported type '{tok}'"
     return f"unexpected '{tok}'{_expected(e)}"
@@ -853,10 +888,16 @@ def _describe(e: ParseFailure) -> str:
 
 def parse(text: str, filename: str = "-") -> Module:
     """Parse MLIR text into a ``Module``; raise ``MLIRSyntaxError`` on bad input."""
+    with paused():
+        return _parse(text, filename)
+
+
+def _parse(text: str, filename: str) -> Module:
     body_text, resources = _split_resources(text)
     load_all()
+    top = _TopLevel(ParseCtx(filename))
     try:
-        tree = grammar().parse(body_text)
+        grammar().parse(body_text, on_item=top.add)
     except FailToken as e:
         t = e.token
         raise MLIRSyntaxError(
@@ -868,18 +909,35 @@ def parse(text: str, filename: str = "-") -> Module:
             lines = body_text.rstrip().splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
         raise MLIRSyntaxError(_describe(e), Loc(filename, line, col)) from None
-    ctx = ParseCtx(filename)
-    module = _build_module(ctx, tree, resources, filename)
-    module.source_lines = text.splitlines()
+    module = top.module(resources, filename)
+    module.source_lines = SourceLines(text)
     from .verify import verify_module
     verify_module(module)  # dominance, terminators, parents, region signatures
     return module
 
 
-def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: str) -> Module:
-    top = Block()
-    for item in tree.children:
-        d = item.data
+class _TopLevel:
+    """Builds the module one top-level item at a time, as the parser completes it (so a
+    file's parse tree never exists whole: each item's tree is dropped once built).
+
+    A syntax error anywhere is reported before any error of building (as when the whole
+    tree came first, and as mlir-opt does): ``add`` keeps the first building error and
+    builds nothing after it; ``module`` raises it once the text has parsed."""
+
+    def __init__(self, ctx: ParseCtx):
+        self.ctx = ctx
+        self.top = Block()
+        self.error: UserError | None = None
+
+    def add(self, item: Tree) -> None:
+        if self.error is None:
+            try:
+                self._add(item)
+            except UserError as e:
+                self.error = e
+
+    def _add(self, item: Tree) -> None:
+        ctx, d = self.ctx, item.data
         if d == "alias_def":
             tok, val = item.children
             name = str(tok)[1:]
@@ -888,7 +946,7 @@ def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: st
                                       ctx.loc(tok))
             if isinstance(val, Token):  # loc(...) alias
                 ctx.aliases[name] = A.OpaqueAttr(str(val))
-                continue
+                return
             a = ctx.attr(val)
             if isinstance(a, A.AffineMapAttr):
                 a = A.AffineMapAttr(a.text, name)
@@ -902,17 +960,23 @@ def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: st
                                       ctx.loc(tok))
             ctx.type_aliases[str(tok)[1:]] = ctx.type(ty)
         else:
-            top.append(ctx.operation(item))
-    ctx._check_forward()
-    explicit = len(top.ops) == 1 and top.ops[0].name == "builtin.module" and not top.ops[0].results
-    if explicit:
-        mod = top.ops[0]
-        top.ops.clear()
-        mod.parent = None
-    else:
-        mod = Op("builtin.module", regions=[Region([top])], loc=Loc(filename, 1, 1))
-    return Module(mod, filename, dict(ctx.aliases), dict(ctx.type_aliases), resources,
-                  explicit)
+            self.top.append(ctx.operation(item))
+
+    def module(self, resources: str | None, filename: str) -> Module:
+        ctx, top = self.ctx, self.top
+        if self.error is not None:
+            raise self.error
+        ctx._check_forward()
+        explicit = len(top.ops) == 1 and top.ops[0].name == "builtin.module" \
+            and not top.ops[0].results
+        if explicit:
+            mod = top.ops[0]
+            top.ops.clear()
+            mod.parent = None
+        else:
+            mod = Op("builtin.module", regions=[Region([top])], loc=Loc(filename, 1, 1))
+        return Module(mod, filename, dict(ctx.aliases), dict(ctx.type_aliases), resources,
+                      explicit)
 
 
 def parse_type(text: str) -> Any:

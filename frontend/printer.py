@@ -20,6 +20,7 @@ from typing import Any
 
 from . import attrs as A
 from .dialects import PRINTERS, load_all
+from .gcpause import paused
 from .ir import Block, Module, Op, Region, Value
 from .parser import ISOLATED_OPS
 
@@ -236,6 +237,11 @@ def print_op(op: Op, generic: bool = False) -> str:
 
 def print_module(m: Module, generic: bool = False) -> str:
     """Full MLIR text of a module: aliases, ops, resources."""
+    with paused():
+        return _print_module(m, generic)
+
+
+def _print_module(m: Module, generic: bool) -> str:
     p = Printer(generic, m.aliases)
     out: list[str] = []
     for k, a in m.aliases.items():
