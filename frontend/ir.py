@@ -322,10 +322,13 @@ class SourceLines(Sequence[str]):
 
     def span(self, i: int) -> tuple[int, int]:
         """[start, end) of line ``i`` (0-based) in the text."""
-        starts = self._index()
+        starts, text = self._index(), self.text
         start = starts[i]
-        end = starts[i + 1] - 1 if i + 1 < len(starts) else len(self.text)
-        if end > start and self.text[end - 1] == "\r":
+        if i + 1 < len(starts):
+            end = starts[i + 1] - 1
+        else:
+            end = len(text) - 1 if text.endswith("\n") else len(text)
+        if end > start and text[end - 1] == "\r":
             end -= 1
         return start, end
 
@@ -336,6 +339,13 @@ class SourceLines(Sequence[str]):
             i += len(self)
         start, end = self.span(i)
         return self.text[start:end]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SourceLines | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking sequence, like list
 
     def head(self, i: int, n: int) -> str:
         """The first ``n`` characters of line ``i`` (no copy of a long line)."""
