@@ -22,7 +22,6 @@ Errors from clingo are reported with the Soufflé rule they come from.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import re
 import time
 from collections.abc import Iterable
@@ -331,6 +330,8 @@ def run(prog: Program, facts: Facts, relations: Iterable[str],
     relations = list(relations)
     if timeout is None:
         return evaluate(prog, facts, relations)
+    import multiprocessing  # only here: its import costs ~10 ms of every start-up
+
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(send, prog, facts, relations), daemon=True)

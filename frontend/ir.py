@@ -22,11 +22,12 @@ custom syntax from the op alone.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from .value_class import value_class
 
-@dataclass(frozen=True)
+
+@value_class
 class Loc:
     """A source location: file, 1-based line and column. ``file`` may be ``"-"`` (stdin)."""
 
@@ -353,20 +354,23 @@ class SourceLines(Sequence[str]):
         return self.text[start:min(end, start + n)]
 
 
-@dataclass
 class Module:
     """A parsed file. ``body`` is the single block of the (implicit or explicit)
     ``builtin.module``; ``module_op`` is that op. ``aliases`` keeps ``#name = attr`` and
     ``!name = type`` definitions in source order (name -> object) for printing;
-    ``resources`` keeps the trailing ``{-# ... #-}`` section verbatim (opaque)."""
+    ``resources`` keeps the trailing ``{-# ... #-}`` section verbatim (opaque);
+    ``source_lines`` the parsed text, for messages."""
 
-    module_op: Op
-    file: str = "-"
-    aliases: dict[str, Any] = field(default_factory=dict)
-    type_aliases: dict[str, Any] = field(default_factory=dict)
-    resources: str | None = None
-    explicit_module: bool = False
-    source_lines: Sequence[str] = field(default_factory=list)  # the parsed text, for messages
+    def __init__(self, module_op: Op, file: str = "-", aliases: dict[str, Any] | None = None,
+                 type_aliases: dict[str, Any] | None = None, resources: str | None = None,
+                 explicit_module: bool = False, source_lines: Sequence[str] | None = None):
+        self.module_op = module_op
+        self.file = file
+        self.aliases: dict[str, Any] = {} if aliases is None else aliases
+        self.type_aliases: dict[str, Any] = {} if type_aliases is None else type_aliases
+        self.resources = resources
+        self.explicit_module = explicit_module
+        self.source_lines: Sequence[str] = [] if source_lines is None else source_lines
 
     @property
     def body(self) -> Block:

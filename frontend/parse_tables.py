@@ -5,8 +5,8 @@ generated from the file names). lark analyses it (LALR(1), contextual lexer) onl
 cached tables match: ``build()`` turns lark's parse table, terminal order, keyword
 ("unless") maps and tree-shaping rules into lists, dicts, strings and ints, and
 ``load()`` keeps them in ``$BUFFERLOG_CACHE_DIR`` or ``$XDG_CACHE_HOME/bufferlog``
-(``~/.cache/bufferlog``) as one ``marshal`` file named by a hash of the grammar, the lark
-version, the table format and the Python version. A fresh process reads that file (a few
+(``~/.cache/bufferlog``) as one ``marshal`` file holding its key (the grammar, the lark
+version, the table format and the Python version) and named by a CRC of it. A fresh process reads that file (a few
 milliseconds) instead of rebuilding or unpickling lark's objects (0.5 s); if no cache
 directory is writable the tables are built in memory. ``frontend/lalr.py`` runs them.
 
@@ -31,12 +31,11 @@ Table layout (``FORMAT``):
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import re
 import sys
-import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -80,32 +79,33 @@ def _lark_version() -> str:
 
 
 def tables_key(grammar: str) -> str:
-    h = hashlib.sha256()
-    for part in (grammar, _lark_version(), str(FORMAT), f"{sys.version_info[:2]}"):
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()[:32]
+    """What the cached tables depend on: the grammar, lark, the format, Python."""
+    return "\0".join((grammar, _lark_version(), str(FORMAT), f"{sys.version_info[:2]}"))
 
 
 def load() -> dict[str, Any]:
-    """The tables of the current grammar: from the cache, else built (and cached)."""
+    """The tables of the current grammar: from the cache, else built (and cached). The
+    file is named by a CRC of the key and holds the key itself, checked on load."""
     grammar = grammar_text()
     key = tables_key(grammar)
-    path = cache_dir() / "parser" / f"tables-{key}.marshal"
+    path = cache_dir() / "parser" / f"tables-{zlib.crc32(key.encode()):08x}.marshal"
     try:
         with open(path, "rb") as f:
-            data = marshal.load(f)
-        if isinstance(data, dict) and data.get("format") == FORMAT:
+            data = marshal.loads(f.read())
+        if isinstance(data, dict) and data.get("key") == key:
             return data
     except (OSError, EOFError, ValueError, TypeError):
         pass
     data = build(grammar)
+    data["key"] = key
     _store(path, data)
     return data
 
 
 def _store(path: Path, data: dict[str, Any]) -> None:
     """Write atomically (concurrent processes may build the same tables)."""
+    import tempfile
+
     blob = marshal.dumps(data)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,8 +7,9 @@ Only what the fact exporter needs: each ``.decl`` marked ``.input``, its columns
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+
+from .value_class import value_class
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 SCHEMA_FILE = RULES_DIR / "schema.dl"
@@ -19,7 +20,7 @@ _TYPE = re.compile(r"\.type\s+(\w+)\s*<:\s*(\w+)")
 _INPUT = re.compile(r"\.input\s+([A-Za-z_][\w.]*)")
 
 
-@dataclass(frozen=True)
+@value_class
 class Relation:
     name: str
     columns: tuple[tuple[str, str], ...]  # (column name, "number" | "symbol")

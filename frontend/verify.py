@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator
-from dataclasses import replace
 from typing import Any
 
 from . import attrs as A
@@ -52,6 +51,7 @@ from .dialects import PRINTERS, load_all
 from .ir import Block, BlockArg, Loc, Module, Op, OpResult, Region, Value
 from .parser import ISOLATED_OPS, MLIRSyntaxError
 from .trampoline import drive
+from .value_class import replace
 
 #: ops with MLIR's IsTerminator trait among those we know
 TERMINATORS = frozenset({
