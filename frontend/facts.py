@@ -21,6 +21,7 @@ exported as its start, length and SHA-256 prefix (so different values still diff
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,11 @@ class FactsError(UserError):
 
 def _clean(s: str) -> str:
     """Symbols travel through TSV: no tabs or newlines."""
-    return " ".join(s.replace("\t", " ").splitlines())
+    return " ".join(s.replace("\t", " ").splitlines()) if _NEEDS_CLEAN.search(s) else s
+
+
+# what str.splitlines() splits at, and tabs
+_NEEDS_CLEAN = re.compile("[\t\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 class Facts:
@@ -84,23 +89,52 @@ class Facts:
         return i
 
     def _add(self, rel: str, *row: object) -> None:
-        r = self.schema.get(rel)
-        if r is None:
+        rows = self.rows.get(rel)
+        if rows is None:
             raise FactsError(f"fact exporter writes '{rel}', which rules/schema.dl does not declare")
-        if len(row) != r.arity:
-            raise FactsError(f"relation '{rel}' has arity {r.arity} in rules/schema.dl, exporter wrote {len(row)}")
-        for (cname, ctype), x in zip(r.columns, row, strict=True):
-            if ctype == "number":
-                if not isinstance(x, int) or isinstance(x, bool) or not INT32_MIN <= x <= INT32_MAX:
-                    raise FactsError(f"relation '{rel}' column '{cname}' needs a 32-bit number, got {x!r}")
-            elif not isinstance(x, str):
-                raise FactsError(f"relation '{rel}' column '{cname}' needs a symbol, got {x!r}")
-        self.rows[rel].append(tuple(_clean(x) if isinstance(x, str) else x for x in row))
+        rows.append(row)  # checked against the schema once, column by column: _check
+
+    def _check(self) -> None:
+        """Every row against rules/schema.dl (arity, number vs symbol, 32-bit range), a
+        column at a time; symbols cleaned for TSV. The first bad row is reported."""
+        for name, rows in self.rows.items():
+            if not rows:
+                continue
+            r = self.schema[name]
+            if len({len(row) for row in rows}) != 1 or len(rows[0]) != r.arity:
+                self._reject(name)
+            cols = list(zip(*rows, strict=True))
+            for j, (_cname, ctype) in enumerate(r.columns):
+                col = cols[j]
+                if ctype == "number":
+                    if set(map(type, col)) != {int} or min(col) < INT32_MIN or max(col) > INT32_MAX:
+                        self._reject(name)
+                elif set(map(type, col)) != {str}:
+                    self._reject(name)
+                elif _NEEDS_CLEAN.search("".join(col)):
+                    cols[j] = tuple(map(_clean, col))
+                    self.rows[name] = list(zip(*cols, strict=True))
+
+    def _reject(self, name: str) -> None:
+        r = self.schema[name]
+        for row in self.rows[name]:
+            if len(row) != r.arity:
+                raise FactsError(f"relation '{name}' has arity {r.arity} in rules/schema.dl, "
+                                 f"exporter wrote {len(row)}")
+            for (cname, ctype), x in zip(r.columns, row, strict=True):
+                if ctype == "number":
+                    if type(x) is not int or not INT32_MIN <= x <= INT32_MAX:
+                        raise FactsError(f"relation '{name}' column '{cname}' needs a 32-bit "
+                                         f"number, got {x!r}")
+                elif type(x) is not str:
+                    raise FactsError(f"relation '{name}' column '{cname}' needs a symbol, "
+                                     f"got {x!r}")
 
     # -- walk --------------------------------------------------------------------
     def _export(self) -> None:
         with paused():
             drive(self._walk_op(self.module.module_op, -1, 0))
+            self._check()
 
     def _walk_op(self, op: Op, block: int, index: int) -> Generator[Any, None, int]:
         """Rows of ``op`` and, in pre-order, of every op nested in it (a generator that
