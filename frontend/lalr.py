@@ -27,6 +27,7 @@ from . import parse_tables
 from .syntax_tree import Token, Tree
 
 _PASS, _WRAP, _GENERAL = 0, 1, 2  # kinds of rule entries in Grammar._rules
+_IGNORE, _NEWLINE, _FAIL = 1, 2, 4  # Grammar._flags bits of a terminal
 
 
 class ParseFailure(Exception):
@@ -106,6 +107,8 @@ class Grammar:
         self.ignore = frozenset(tables["ignore"])
         self.fail = frozenset(tables["fail"])
         self.newline = frozenset(t for t, d in self.terminals.items() if d[4])
+        self._flags = [(_IGNORE if t in self.ignore else 0) | (_NEWLINE if t in self.newline
+                       else 0) | (_FAIL if t in self.fail else 0) for t in range(len(self.symbols))]
         self.end_id = self.symbols.index("$END")
         self._groups: list[_Group | None] = [None] * len(self.group_blobs)
         self._regex: dict[int, Any] = {}
@@ -154,8 +157,8 @@ class Grammar:
         soon as it is complete, in order, and the ``start`` tree comes back without them
         (so a caller can build and drop them one by one: the whole tree never exists)."""
         states, rules, symbols = self.states, self._rules, self.symbols
-        state_group, groups = self.state_group, self._groups
-        ignore, newline, fail, space = self.ignore, self.newline, self.fail, self._space
+        state_group, groups, flags, space = self.state_group, self._groups, self._flags, self._space
+        new_str = str.__new__
         sstack = [self.start]
         vstack: list[Any] = []
         pos, n, line, lstart = 0, len(text), 1, 0
@@ -179,35 +182,43 @@ class Grammar:
                 if lit is not None:
                     if text.startswith(lit, pos):
                         end = pos + len(lit)
+                        value = lit
                         break
                 else:
                     m = match(text, pos)
                     if m is not None:
                         end = m.end()
+                        value = m.group()
                         break
             else:
                 raise self._lex_failure(text, pos, line, pos - lstart + 1, g, sstack[-1])
-            if tid in ignore:
-                if tid in newline:
+            f = flags[tid]
+            if f & _IGNORE:
+                if f & _NEWLINE:
                     k = text.count("\n", pos, end)
                     if k:
                         line += k
                         lstart = text.rfind("\n", pos, end) + 1
                 pos = end
                 continue
-            value = text[pos:end]
             u = g.unless.get(tid)
             if u is not None:
                 tid = u.get(value, tid)
-            tok = Token(symbols[tid], value, pos, line, pos - lstart + 1)
-            if tid in newline:
-                k = text.count("\n", pos, end)
-                if k:
-                    line += k
-                    lstart = text.rfind("\n", pos, end) + 1
+                f = flags[tid]
+            tok = new_str(Token, value)  # Token(...) without the call: the hottest line
+            tok.type = symbols[tid]
+            tok.start_pos = pos
+            tok.line = line
+            tok.column = pos - lstart + 1
+            if f:
+                if f & _NEWLINE:
+                    k = text.count("\n", pos, end)
+                    if k:
+                        line += k
+                        lstart = text.rfind("\n", pos, end) + 1
+                if f & _FAIL:
+                    raise FailToken(tok)
             pos = end
-            if tid in fail:
-                raise FailToken(tok)
             # feed the token: reduce while the state says so, then shift
             while True:
                 act = states[sstack[-1]].get(tid)

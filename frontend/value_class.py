@@ -17,15 +17,13 @@ def value_class(cls: C) -> C:
     defaults = tuple(cls.__dict__[n] for n in names if n in cls.__dict__)
     required = len(names) - len(defaults)
     key = attrgetter(*names) if names else (lambda self: ())
-    set_field = object.__setattr__
 
     def __init__(self: Any, *args: Any, **kw: Any) -> None:
         if kw or not required <= len(args) <= len(names):
             args = _bind(cls, names, defaults, args, kw)
         elif len(args) < len(names):
             args = args + defaults[len(args) - required:]
-        for n, v in zip(names, args, strict=True):
-            set_field(self, n, v)
+        self.__dict__.update(zip(names, args, strict=True))  # past the frozen __setattr__
 
     def __eq__(self: Any, other: Any) -> Any:
         if other.__class__ is not self.__class__:
