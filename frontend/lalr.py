@@ -113,7 +113,6 @@ class Grammar:
         self._groups: list[_Group | None] = [None] * len(self.group_blobs)
         self._regex: dict[int, Any] = {}
         self.top_list = self.symbols.index(tables["top_list"])
-        self._on_item: Callable[[Tree], None] | None = None
         # the driver's view of the rules: one-child rules get a short entry it handles
         # inline (_PASS: a ?rule handing its child up; _WRAP: a tree around the child)
         self._rules: list[tuple[Any, ...]] = []
@@ -162,7 +161,6 @@ class Grammar:
         sstack = [self.start]
         vstack: list[Any] = []
         pos, n, line, lstart = 0, len(text), 1, 0
-        self._on_item = on_item
         while pos < n:
             c = text[pos]
             if c in space:  # whitespace that only the ignored blank terminal can start
@@ -238,18 +236,19 @@ class Grammar:
                     vstack[-1] = Tree(r[2], [c1], first, first)
                     sstack[-1] = states[sstack[-2]][r[1]]
                 else:
-                    self._reduce(self.rules[r[2]], sstack, vstack)
+                    self._reduce(self.rules[r[2]], sstack, vstack, on_item)
         # end of input
         end_tok = Token("$END", "", pos, line, pos - lstart + 1)
         while True:
             act = states[sstack[-1]].get(self.end_id)
             if act is None or act >= 0:
                 raise self._token_failure(end_tok, sstack[-1])
-            self._reduce(self.rules[-1 - act], sstack, vstack)
+            self._reduce(self.rules[-1 - act], sstack, vstack, on_item)
             if sstack[-1] == self.end:
                 return vstack[-1]
 
-    def _reduce(self, rule: tuple[Any, ...], sstack: list[int], vstack: list[Any]) -> None:
+    def _reduce(self, rule: tuple[Any, ...], sstack: list[int], vstack: list[Any],
+                on_item: Callable[[Tree], None] | None) -> None:
         size, origin, name, expand1, plan, trailing = rule
         if size:
             children = vstack[-size:]
@@ -272,8 +271,8 @@ class Grammar:
                     kept = children[i].children
             if trailing:
                 kept += [None] * trailing
-        if origin == self.top_list and self._on_item is not None:
-            self._on_item(kept.pop())  # the item just completed
+        if origin == self.top_list and on_item is not None:
+            on_item(kept.pop())  # the item just completed
         start = None
         for c in children:
             if c is None:
