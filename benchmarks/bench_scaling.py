@@ -13,7 +13,7 @@
 * long ``scf.for`` bodies and many writes into one alias set at two sizes (growth).
 
 Each process once (these take seconds to minutes), bufferlog and mlir-opt alternating;
-mlir-opt past ``--timeout`` is reported as "timeout". Writes
+a process past its time limit is reported as "timeout". Writes
 benchmarks/results/scaling.json."""
 
 from __future__ import annotations
@@ -46,10 +46,10 @@ def write(tmp: Path, shape: str, n: int) -> Path:
     return p
 
 
-def growth(tmp: Path, shape: str, sizes: list[int], timeout: float) -> dict:
+def growth(tmp: Path, shape: str, sizes: list[int], timeout: float, their: float) -> dict:
     rows = {}
     for n in sizes:
-        rows[n] = M.compare("analyze", write(tmp, shape, n), timeout=timeout)
+        rows[n] = M.compare("analyze", write(tmp, shape, n), timeout=timeout, their_timeout=their)
         print(shape, n, rows[n]["bufferlog"]["s"], rows[n]["mlir_opt"]["s"], flush=True)
     return {"sizes": {str(n): r for n, r in rows.items()},
             "exponent_bufferlog": exponent([(n, r["bufferlog"]["s"] if r["bufferlog"]["status"]
@@ -61,19 +61,22 @@ def growth(tmp: Path, shape: str, sizes: list[int], timeout: float) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_scaling")
     ap.add_argument("--full", action="store_true", help="also the 20,000-op chain")
-    ap.add_argument("--timeout", type=float, default=300, help="per process, seconds")
+    ap.add_argument("--timeout", type=float, default=180, help="per bufferlog process, s")
+    ap.add_argument("--mlir-timeout", type=float, default=None,
+                    help="per mlir-opt process, s (default 150, with --full 600)")
     a = ap.parse_args(argv)
+    their = a.mlir_timeout or (600 if a.full else 150)
     sizes = [1000, 5000, 10000] + ([20000] if a.full else [])
-    out: dict = {"full": a.full, "timeout_s": a.timeout}
+    out: dict = {"full": a.full, "timeout_s": a.timeout, "mlir_timeout_s": their}
     with tempfile.TemporaryDirectory(prefix="bench_scaling_") as d:
         tmp = Path(d)
-        out["chain_analysis"] = growth(tmp, "chain", sizes, a.timeout)
+        out["chain_analysis"] = growth(tmp, "chain", sizes, a.timeout, their)
         out["insert_chain_10000"] = M.compare("analyze", write(tmp, "insert_chain", 10000),
-                                              timeout=a.timeout)
+                                              timeout=a.timeout, their_timeout=their)
         print("insert chain", out["insert_chain_10000"]["bufferlog"], flush=True)
         chain5k = write(tmp, "chain", 5000)
         analysis = out["chain_analysis"]["sizes"]["5000"]["bufferlog"]
-        buf = M.compare("bufferize", chain5k, timeout=a.timeout)
+        buf = M.compare("bufferize", chain5k, timeout=a.timeout, their_timeout=their)
         buf["over_own_analysis"] = M.ratio(buf["bufferlog"], analysis)
         out["bufferize_chain_5000"] = buf
         print("bufferize 5k", buf["bufferlog"], flush=True)
@@ -81,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         out["optimal_chain_5000"] = {"bufferlog_optimal": opt, "bufferlog_oneshot": analysis,
                                      "over_oneshot": M.ratio(opt, analysis)}
         print("optimal 5k", opt, flush=True)
-        out["for_body"] = growth(tmp, "for_body", [1000, 4000], a.timeout)
-        out["alias_writes"] = growth(tmp, "alias_writes", [500, 2000], a.timeout)
+        out["for_body"] = growth(tmp, "for_body", [250, 1000], a.timeout, their)
+        out["alias_writes"] = growth(tmp, "alias_writes", [500, 2000], a.timeout, their)
     print(f"wrote {M.save('scaling', out)}")
     return 0
 
