@@ -53,8 +53,10 @@ def case(path: Path, commands: list[str], timeout: float) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_stress")
     ap.add_argument("--full", action="store_true", help="also the 5,000-deep and 50 MB inputs")
-    ap.add_argument("--timeout", type=float, default=300, help="per process, seconds")
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="per process, seconds (default 120, with --full 600)")
     a = ap.parse_args(argv)
+    a.timeout = a.timeout or (600 if a.full else 120)
     cases = [("nested_if", 1000, ["print", "analyze", "bufferize"]),
              ("dense_mb", 20, ["print", "facts", "bufferize"]),
              ("small_funcs_mb", 5, ["print", "facts"] + (["analyze", "bufferize"] if a.full

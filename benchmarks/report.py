@@ -21,6 +21,8 @@ def load(name: str) -> dict | None:
 def sec(r: dict | None) -> str:
     if not r:
         return "not run"
+    if str(r.get("status")).startswith("not run"):
+        return r["status"]
     if r.get("status") == "timeout":
         return f"timeout ({r['s']:.0f} s)"
     if r.get("status") not in (None, "ok"):
