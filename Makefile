@@ -53,8 +53,10 @@ browser:
 test: venv oracle browser lint
 	$(BIN)/pytest -q -p no:cacheprovider
 
+## Benchmarks against mlir-opt-22 (about 15 min; FULL=1 adds the largest sizes); results in
+## benchmarks/results/, table in benchmarks/README.md.
 bench: venv oracle
-	$(BIN)/python -m benchmarks.run_all
+	$(BIN)/python -m benchmarks.run_all $(if $(FULL),--full)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

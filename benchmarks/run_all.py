@@ -1,5 +1,8 @@
-"""Run every benchmark in this folder in turn (``make bench``); each writes its JSON to
-benchmarks/results/ and prints its own table. Pass module names to run a subset."""
+"""Run every benchmark in this folder in turn (``make bench``), then regenerate
+benchmarks/README.md. ``--full`` passes the full sizes on; module names run a subset.
+
+    python -m benchmarks.run_all [--full] [bench_startup bench_scaling ...]
+"""
 
 from __future__ import annotations
 
@@ -7,26 +10,29 @@ import importlib
 import sys
 import time
 
-ALL = ["bench_parse", "bench_engine", "bench_analysis", "bench_batch", "bench_quality"]
+ALL = ["bench_startup", "bench_per_file", "bench_batch", "bench_scaling", "bench_stress",
+       "bench_engine", "bench_quality"]
+TAKES_FULL = {"bench_scaling", "bench_stress"}
 
 
 def main(argv: list[str]) -> int:
+    full = "--full" in argv
+    names = [a for a in argv if a != "--full"] or ALL
     failed = []
-    for name in argv or ALL:
+    for name in names:
         print(f"== benchmarks.{name}", flush=True)
         t0 = time.perf_counter()
         mod = importlib.import_module(f"benchmarks.{name}")
-        saved = sys.argv
-        sys.argv = [f"benchmarks.{name}"]
         try:
-            rc = mod.main() if hasattr(mod, "main") else 0
+            rc = mod.main(["--full"] if full and name in TAKES_FULL else [])
         except SystemExit as e:
             rc = e.code
-        finally:
-            sys.argv = saved
         if rc:
             failed.append(name)
         print(f"== {name}: {time.perf_counter() - t0:.1f} s", flush=True)
+    from benchmarks import report
+
+    report.main([])
     if failed:
         print("failed: " + ", ".join(failed), file=sys.stderr)
     return 1 if failed else 0

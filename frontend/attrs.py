@@ -6,8 +6,9 @@ attributes) keep their source text verbatim, so printing them is exact.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from .value_class import value_class
 
 
 class Attr:
@@ -17,13 +18,13 @@ class Attr:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
+@value_class
 class UnitAttr(Attr):
     def __str__(self) -> str:
         return "unit"
 
 
-@dataclass(frozen=True)
+@value_class
 class BoolAttr(Attr):
     value: bool
 
@@ -31,7 +32,7 @@ class BoolAttr(Attr):
         return "true" if self.value else "false"
 
 
-@dataclass(frozen=True)
+@value_class
 class IntegerAttr(Attr):
     value: int
     type: Any = None  # None prints as the default (i64)
@@ -40,7 +41,7 @@ class IntegerAttr(Attr):
         return f"{self.value} : {self.type}" if self.type is not None else str(self.value)
 
 
-@dataclass(frozen=True)
+@value_class
 class FloatAttr(Attr):
     value: float
     type: Any = None
@@ -71,7 +72,7 @@ def escape_string(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-@dataclass(frozen=True)
+@value_class
 class StringAttr(Attr):
     value: str
     type: Any = None
@@ -81,7 +82,7 @@ class StringAttr(Attr):
         return f"{s} : {self.type}" if self.type is not None else s
 
 
-@dataclass(frozen=True)
+@value_class
 class ArrayAttr(Attr):
     elems: tuple[Attr, ...]
 
@@ -89,7 +90,7 @@ class ArrayAttr(Attr):
         return "[" + ", ".join(map(str, self.elems)) + "]"
 
 
-@dataclass(frozen=True)
+@value_class
 class DenseArrayAttr(Attr):
     """``array<i64: 1, 2>``; ``elem`` is the element type spelling."""
 
@@ -104,7 +105,7 @@ class DenseArrayAttr(Attr):
         return f"array<{self.elem}: {vals}>"
 
 
-@dataclass(frozen=True)
+@value_class
 class DictAttr(Attr):
     items: tuple[tuple[str, Attr], ...]
 
@@ -118,7 +119,7 @@ class DictAttr(Attr):
         return "{" + ", ".join(format_named_attr(k, v) for k, v in self.items) + "}"
 
 
-@dataclass(frozen=True)
+@value_class
 class TypeAttr(Attr):
     type: Any
 
@@ -126,7 +127,7 @@ class TypeAttr(Attr):
         return str(self.type)
 
 
-@dataclass(frozen=True)
+@value_class
 class SymbolRefAttr(Attr):
     root: str
     nested: tuple[str, ...] = ()
@@ -135,7 +136,7 @@ class SymbolRefAttr(Attr):
         return "::".join(format_symbol(s) for s in (self.root, *self.nested))
 
 
-@dataclass(frozen=True)
+@value_class
 class AffineMapAttr(Attr):
     """``affine_map<(d0, d1)[s0] -> (d0 + s0, d1)>``; ``text`` is the inside of the
     ``<...>`` verbatim. ``alias`` names the ``#map`` alias it was written with, if any."""
@@ -147,7 +148,7 @@ class AffineMapAttr(Attr):
         return f"#{self.alias}" if self.alias else f"affine_map<{self.text}>"
 
 
-@dataclass(frozen=True)
+@value_class
 class IntegerSetAttr(Attr):
     text: str
     alias: str | None = None
@@ -156,7 +157,7 @@ class IntegerSetAttr(Attr):
         return f"#{self.alias}" if self.alias else f"affine_set<{self.text}>"
 
 
-@dataclass(frozen=True)
+@value_class
 class DenseElementsAttr(Attr):
     """``dense<...> : type``; ``text`` is the inside of ``dense<...>`` verbatim."""
 
@@ -170,7 +171,7 @@ class DenseElementsAttr(Attr):
         return not self.text.lstrip().startswith("[")
 
 
-@dataclass(frozen=True)
+@value_class
 class DenseResourceAttr(Attr):
     handle: str
     type: Any
@@ -179,7 +180,7 @@ class DenseResourceAttr(Attr):
         return f"dense_resource<{self.handle}> : {self.type}"
 
 
-@dataclass(frozen=True)
+@value_class
 class StridedLayoutAttr(Attr):
     """``strided<[s0, s1], offset: o>``; ``None`` means dynamic (``?``)."""
 
@@ -194,7 +195,7 @@ class StridedLayoutAttr(Attr):
         return f"strided<[{st}], offset: {off}>"
 
 
-@dataclass(frozen=True)
+@value_class
 class OpaqueAttr(Attr):
     """Any attribute the frontend does not model (``#gpu.address_space<...>``,
     ``#foo<...>``, an alias reference), kept verbatim."""

@@ -4,23 +4,42 @@ The relations, their columns and types come from ``rules/schema.dl`` (see
 ``frontend/schema.py``); every row is checked against it, so the exporter and the rules
 cannot drift apart silently. Numbering: ops in pre-order (the module op is 0), values,
 blocks and regions in order of first appearance in the same walk.
+
+Numbers MLIR allows but a 32-bit column cannot hold are exported as *unknown*, which
+every rule already treats conservatively: a static dimension of 2^31 or more as dynamic
+(``shape_dim`` -1, no ``type_bytes``); a static slice parameter or loop bound as a
+dynamic one (``slice_dynamic`` / ``loop_bound_dynamic``) bound to an opaque value id
+below -1 that no fact defines, one id per distinct number (equal numbers compare equal,
+different ones never do, and Z3 sees free variables); a large ``arith.constant`` gets no
+``const_int``.
+
+Long texts stay out of the facts: ``op_text`` keeps at most ``TEXT_MAX`` characters of
+the source line, and an ``attr`` value longer than ``ATTR_MAX`` (a dense literal) is
+exported as its start, length and SHA-256 prefix (so different values still differ).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+import re
+from collections.abc import Generator, Iterable
 from pathlib import Path
+from typing import Any
 
 from bufferlog.core import UserError
 
 from . import types as T
-from .attrs import DenseArrayAttr, DictAttr, IntegerAttr
+from .attrs import Attr, DenseArrayAttr, DictAttr, IntegerAttr
 from .dialects import DYNAMIC
 from .dialects.linalg import is_structured, linalg_ins_outs
-from .ir import Block, Module, Op, Region, Value
+from .gcpause import paused
+from .ir import Block, Module, Op, Region, SourceLines, Value
 from .schema import Relation, load_schema
+from .trampoline import drive
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+TEXT_MAX = 240  # op_text: longest source line kept (a 50 MB constant's line is cut)
+ATTR_MAX = 1024  # attr: longer attribute texts are exported as a digest (_attr_symbol)
 
 # Slice-like ops: number of leading non-subset operands before offsets/sizes/strides.
 SLICE_LEADING = {
@@ -46,7 +65,11 @@ class FactsError(UserError):
 
 def _clean(s: str) -> str:
     """Symbols travel through TSV: no tabs or newlines."""
-    return " ".join(s.replace("\t", " ").splitlines())
+    return " ".join(s.replace("\t", " ").splitlines()) if _NEEDS_CLEAN.search(s) else s
+
+
+# what str.splitlines() splits at, and tabs
+_NEEDS_CLEAN = re.compile("[\t\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 class Facts:
@@ -62,6 +85,7 @@ class Facts:
         self.region_id: dict[Region, int] = {}
         self.ops: list[Op] = []
         self.values: list[Value] = []
+        self._opaque_ids: dict[int, int] = {}  # number too big for a column -> id -2, -3, ...
         self._lines = None
         self._export()
 
@@ -75,24 +99,56 @@ class Facts:
         return i
 
     def _add(self, rel: str, *row: object) -> None:
-        r = self.schema.get(rel)
-        if r is None:
+        rows = self.rows.get(rel)
+        if rows is None:
             raise FactsError(f"fact exporter writes '{rel}', which rules/schema.dl does not declare")
-        if len(row) != r.arity:
-            raise FactsError(f"relation '{rel}' has arity {r.arity} in rules/schema.dl, exporter wrote {len(row)}")
-        for (cname, ctype), x in zip(r.columns, row, strict=True):
-            if ctype == "number":
-                if not isinstance(x, int) or isinstance(x, bool) or not INT32_MIN <= x <= INT32_MAX:
-                    raise FactsError(f"relation '{rel}' column '{cname}' needs a 32-bit number, got {x!r}")
-            elif not isinstance(x, str):
-                raise FactsError(f"relation '{rel}' column '{cname}' needs a symbol, got {x!r}")
-        self.rows[rel].append(tuple(_clean(x) if isinstance(x, str) else x for x in row))
+        rows.append(row)  # checked against the schema once, column by column: _check
+
+    def _check(self) -> None:
+        """Every row against rules/schema.dl (arity, number vs symbol, 32-bit range), a
+        column at a time; symbols cleaned for TSV. The first bad row is reported."""
+        for name, rows in self.rows.items():
+            if not rows:
+                continue
+            r = self.schema[name]
+            if len({len(row) for row in rows}) != 1 or len(rows[0]) != r.arity:
+                self._reject(name)
+            cols = list(zip(*rows, strict=True))
+            for j, (_cname, ctype) in enumerate(r.columns):
+                col = cols[j]
+                if ctype == "number":
+                    if set(map(type, col)) != {int} or min(col) < INT32_MIN or max(col) > INT32_MAX:
+                        self._reject(name)
+                elif set(map(type, col)) != {str}:
+                    self._reject(name)
+                elif _NEEDS_CLEAN.search("".join(col)):
+                    cols[j] = tuple(map(_clean, col))
+                    self.rows[name] = list(zip(*cols, strict=True))
+
+    def _reject(self, name: str) -> None:
+        r = self.schema[name]
+        for row in self.rows[name]:
+            if len(row) != r.arity:
+                raise FactsError(f"relation '{name}' has arity {r.arity} in rules/schema.dl, "
+                                 f"exporter wrote {len(row)}")
+            for (cname, ctype), x in zip(r.columns, row, strict=True):
+                if ctype == "number":
+                    if type(x) is not int or not INT32_MIN <= x <= INT32_MAX:
+                        raise FactsError(f"relation '{name}' column '{cname}' needs a 32-bit "
+                                         f"number, got {x!r}")
+                elif type(x) is not str:
+                    raise FactsError(f"relation '{name}' column '{cname}' needs a symbol, "
+                                     f"got {x!r}")
 
     # -- walk --------------------------------------------------------------------
     def _export(self) -> None:
-        self._walk_op(self.module.module_op, -1, 0)
+        with paused():
+            drive(self._walk_op(self.module.module_op, -1, 0))
+            self._check()
 
-    def _walk_op(self, op: Op, block: int, index: int) -> int:
+    def _walk_op(self, op: Op, block: int, index: int) -> Generator[Any, None, int]:
+        """Rows of ``op`` and, in pre-order, of every op nested in it (a generator that
+        yields the walk of each nested op: ``frontend/trampoline.py``, any depth)."""
         o = self.op_id[op] = len(self.ops)
         self.ops.append(op)
         self._add("op", o, op.name, block, index)
@@ -103,7 +159,7 @@ class Facts:
         for r in op.results:
             self._add("result", self._val(r), o, r.index)
         for k, a in op.attrs.items():
-            self._add("attr", o, k, str(a))
+            self._add("attr", o, k, _attr_symbol(a))
         for i, b in enumerate(op.successors):
             self._add("successor", o, i, self._block(b))
             base = op.successor_operand_range(i)[0]
@@ -119,9 +175,13 @@ class Facts:
                 for a in blk.args:
                     self._add("block_arg", self._val(a), b, a.index)
                 for k, nested in enumerate(blk.ops):
-                    self._walk_op(nested, b, k)
+                    yield self._walk_op(nested, b, k)
         self._add("op_span", o, len(self.ops) - 1)
         return o
+
+    def _opaque(self, n: int) -> int:
+        """The value id (< -1, defined by no fact) standing for the number ``n``."""
+        return self._opaque_ids.setdefault(n, -2 - len(self._opaque_ids))
 
     def _block(self, b: Block) -> int:
         i = self.block_id.get(b)
@@ -141,17 +201,22 @@ class Facts:
         if shape is not None and (T.is_tensor(v.type) or T.is_memref(v.type)):
             self._add("value_rank", i, len(shape))
             for d, n in enumerate(shape):
-                self._add("shape_dim", i, d, -1 if n is None or n < 0 else n)
+                self._add("shape_dim", i, d, -1 if n is None or not 0 <= n <= INT32_MAX else n)
         n = T.static_bytes(v.type)
         if n is not None and n <= INT32_MAX:
             self._add("type_bytes", i, n)
 
     def _source_line(self, op: Op) -> str:
+        """The op's source line (for messages), at most ``TEXT_MAX`` characters."""
         if self._lines is None:
             self._lines = getattr(self.module, "source_lines", None) or []
         ln = op.loc.line
         if 1 <= ln <= len(self._lines):
-            return self._lines[ln - 1].strip()
+            lines = self._lines
+            line = lines.head(ln - 1, TEXT_MAX + 1) if isinstance(lines, SourceLines) \
+                else lines[ln - 1][:TEXT_MAX + 1]
+            line = line.strip()
+            return line if len(line) <= TEXT_MAX else line[:TEXT_MAX - 3] + "..."
         return op.name
 
     # -- op-specific structure ---------------------------------------------------
@@ -183,6 +248,8 @@ class Facts:
                 if isinstance(x, int):
                     if INT32_MIN <= x <= INT32_MAX:
                         self._add("loop_bound_static", o, kind, d, x)
+                    else:
+                        self._add("loop_bound_dynamic", o, kind, d, self._opaque(x))
                 else:
                     self._add("loop_bound_dynamic", o, kind, d, self._val(x))
 
@@ -239,6 +306,8 @@ class Facts:
                     pos += 1
                 elif INT32_MIN <= n <= INT32_MAX:
                     self._add("slice_static", o, kind, d, n)
+                else:
+                    self._add("slice_dynamic", o, kind, d, self._opaque(n))
 
     # -- output ------------------------------------------------------------------
     def write_tsv(self, out_dir: Path) -> list[Path]:
@@ -250,6 +319,16 @@ class Facts:
             p.write_text("".join("\t".join(map(str, r)) + "\n" for r in rows), encoding="utf-8")
             paths.append(p)
         return paths
+
+
+def _attr_symbol(a: Attr) -> str:
+    """An attribute's text, or for a long one (a dense literal) a short stand-in that
+    still tells different values apart: its start, length and a SHA-256 prefix."""
+    s = str(a)
+    if len(s) <= ATTR_MAX:
+        return s
+    digest = hashlib.sha256(s.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{s[:96]}... ({len(s)} characters, sha256 {digest})"
 
 
 def _is_identity_map(text: str) -> bool:

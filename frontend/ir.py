@@ -21,12 +21,13 @@ custom syntax from the op alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .value_class import value_class
 
-@dataclass(frozen=True)
+
+@value_class
 class Loc:
     """A source location: file, 1-based line and column. ``file`` may be ``"-"`` (stdin)."""
 
@@ -207,12 +208,17 @@ class Op:
         return self.name.split(".", 1)[0]
 
     def walk(self) -> Iterator[Op]:
-        """Pre-order walk of this op and every op nested in its regions."""
-        yield self
-        for r in self.regions:
-            for b in r.blocks:
-                for op in b.ops:
-                    yield from op.walk()
+        """Pre-order walk of this op and every op nested in its regions (an explicit
+        stack: any nesting depth)."""
+        stack: list[Iterator[Op]] = [iter((self,))]
+        while stack:
+            op = next(stack[-1], None)
+            if op is None:
+                stack.pop()
+                continue
+            yield op
+            if op.regions:
+                stack.append(o for r in op.regions for b in r.blocks for o in b.ops)
 
     def erase(self) -> None:
         """Detach from the parent block and drop operand uses. Results must be unused."""
@@ -292,20 +298,79 @@ class Region:
         return self.blocks[0]
 
 
-@dataclass
+class SourceLines(Sequence[str]):
+    """The lines of a parsed text (split at ``\n``, a trailing ``\r`` dropped), found on
+    first use and sliced on demand: no copy of the text, and a 50 MB one-line file costs
+    one offset."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._starts: list[int] | None = None
+
+    def _index(self) -> list[int]:
+        if self._starts is None:
+            starts, find, i = [0], self.text.find, self.text.find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            if starts[-1] == len(self.text):
+                starts.pop()  # no line after a final newline (nor in an empty text)
+            self._starts = starts
+        return self._starts
+
+    def __len__(self) -> int:
+        return len(self._index())
+
+    def span(self, i: int) -> tuple[int, int]:
+        """[start, end) of line ``i`` (0-based) in the text."""
+        starts, text = self._index(), self.text
+        start = starts[i]
+        if i + 1 < len(starts):
+            end = starts[i + 1] - 1
+        else:
+            end = len(text) - 1 if text.endswith("\n") else len(text)
+        if end > start and text[end - 1] == "\r":
+            end -= 1
+        return start, end
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        start, end = self.span(i)
+        return self.text[start:end]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SourceLines | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking sequence, like list
+
+    def head(self, i: int, n: int) -> str:
+        """The first ``n`` characters of line ``i`` (no copy of a long line)."""
+        start, end = self.span(i)
+        return self.text[start:min(end, start + n)]
+
+
 class Module:
     """A parsed file. ``body`` is the single block of the (implicit or explicit)
     ``builtin.module``; ``module_op`` is that op. ``aliases`` keeps ``#name = attr`` and
     ``!name = type`` definitions in source order (name -> object) for printing;
-    ``resources`` keeps the trailing ``{-# ... #-}`` section verbatim (opaque)."""
+    ``resources`` keeps the trailing ``{-# ... #-}`` section verbatim (opaque);
+    ``source_lines`` the parsed text, for messages."""
 
-    module_op: Op
-    file: str = "-"
-    aliases: dict[str, Any] = field(default_factory=dict)
-    type_aliases: dict[str, Any] = field(default_factory=dict)
-    resources: str | None = None
-    explicit_module: bool = False
-    source_lines: list[str] = field(default_factory=list)  # the parsed text, for messages
+    def __init__(self, module_op: Op, file: str = "-", aliases: dict[str, Any] | None = None,
+                 type_aliases: dict[str, Any] | None = None, resources: str | None = None,
+                 explicit_module: bool = False, source_lines: Sequence[str] | None = None):
+        self.module_op = module_op
+        self.file = file
+        self.aliases: dict[str, Any] = {} if aliases is None else aliases
+        self.type_aliases: dict[str, Any] = {} if type_aliases is None else type_aliases
+        self.resources = resources
+        self.explicit_module = explicit_module
+        self.source_lines: Sequence[str] = [] if source_lines is None else source_lines
 
     @property
     def body(self) -> Block:

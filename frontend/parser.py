@@ -1,8 +1,9 @@
-"""MLIR text -> IR (``frontend.ir``): a lark LALR parser plus a top-down walker.
+"""MLIR text -> IR (``frontend.ir``): a table-driven LALR parser plus a top-down walker.
 
 ``parse(text, filename)`` returns a ``Module``. The grammar is ``grammar/core.lark``
-followed by every other ``grammar/*.lark`` family file; ``custom_op`` is generated from
-the family file names. Dialect builders (``@builds``) receive a ``ParseCtx``.
+followed by every other ``grammar/*.lark`` family file (``frontend/parse_tables.py``
+compiles it once with lark and caches the tables; ``frontend/lalr.py`` runs them). Dialect
+builders (``@builds``) receive a ``ParseCtx`` and the parse tree (``frontend/syntax_tree.py``).
 
 Location policy: every op gets ``Loc(file, line, col)`` of its first token. Textual
 ``loc(...)`` annotations are accepted anywhere MLIR allows them and dropped (mlir-opt
@@ -13,21 +14,21 @@ kept in ``Module.aliases`` as ``OpaqueAttr`` and printed back.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from pathlib import Path
+from collections.abc import Callable, Generator
 from typing import Any
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from bufferlog.core import UserError
 
 from . import attrs as A
 from . import types as T
 from .dialects import BUILDERS, load_all
-from .ir import Block, Loc, Module, Op, Region, Value
-
-GRAMMAR_DIR = Path(__file__).parent / "grammar"
+from .gcpause import paused
+from .int_ranges import INT64_MAX, MAX_INT_WIDTH, attr_error, dense_error, int64_error
+from .ir import Block, Loc, Module, Op, Region, SourceLines, Value
+from .lalr import FailToken, ParseFailure, grammar
+from .parse_tables import grammar_text  # noqa: F401  (re-exported for tools and tests)
+from .syntax_tree import Token, Tree
+from .trampoline import drive
 
 #: ops whose regions do not see values defined outside (fresh SSA scope)
 ISOLATED_OPS = {"builtin.module", "func.func", "gpu.module", "gpu.func", "llvm.func",
@@ -36,38 +37,6 @@ ISOLATED_OPS = {"builtin.module", "func.func", "gpu.module", "gpu.func", "llvm.f
 
 class MLIRSyntaxError(UserError):
     """A located parse error, printed as ``file:line:col: error: msg``."""
-
-
-class UnknownCustomOp(Exception):
-    def __init__(self, token: Token):
-        super().__init__(str(token))
-        self.token = token
-
-
-def _unknown_op(tok: Token) -> Token:
-    raise UnknownCustomOp(tok)
-
-
-def grammar_text() -> str:
-    """core.lark + all family files + the generated ``custom_op`` rule."""
-    core = (GRAMMAR_DIR / "core.lark").read_text(encoding="utf-8")
-    parts = [core]
-    fams = []
-    for f in sorted(GRAMMAR_DIR.glob("*.lark")):
-        if f.name == "core.lark":
-            continue
-        parts.append(f"// ---- {f.name}\n" + f.read_text(encoding="utf-8"))
-        fams.append(f"{f.stem}_op")
-    parts.append("custom_op: " + " | ".join([*fams, "UNKNOWN_OP"]) + "\n")
-    return "\n".join(parts)
-
-
-@lru_cache(maxsize=1)
-def get_lark() -> Lark:
-    load_all()
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", start="start",
-                propagate_positions=True, maybe_placeholders=True,
-                lexer_callbacks={"UNKNOWN_OP": _unknown_op}, cache=True)
 
 
 # -------------------------------------------------------------------------------------
@@ -92,17 +61,16 @@ def unescape(lit: str) -> str:
 
 
 def _first_token(node: Any) -> Token | None:
-    if isinstance(node, Token):
-        return node
-    if isinstance(node, Tree):
-        meta = node.meta
-        if not meta.empty:
-            return Token("X", "", start_pos=meta.start_pos, line=meta.line,
-                         column=meta.column)
-        for c in node.children:
-            t = _first_token(c)
-            if t is not None:
-                return t
+    """The token where ``node`` starts (a tree spanning no text: its first token inside)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Token):
+            return n
+        if isinstance(n, Tree):
+            if n.first is not None:
+                return n.first
+            stack.extend(reversed(n.children))
     return None
 
 
@@ -151,6 +119,8 @@ class ParseCtx:
         self.aliases: dict[str, Any] = {}
         self.type_aliases: dict[str, Any] = {}
         self.scope = _Scope(None, True)
+        self._pending: list[tuple[Any, ...]] = []  # regions the running builder asked for
+        self.op_name = ""  # the op being built, as spelled (for messages)
 
     # -- locations and errors -----------------------------------------------------------
     def loc(self, node: Any) -> Loc:
@@ -177,6 +147,28 @@ class ParseCtx:
     def int(self, node: Any) -> int:
         s = str(self._tok(node))
         return int(s, 16) if s.lstrip("+-").startswith("0x") else int(s)
+
+    def number_loc(self, node: Any) -> Loc:
+        """Where mlir-opt points at a bad attribute number: its digits (past a minus)."""
+        tok = self._tok(node)
+        loc = self.loc(tok)
+        return Loc(loc.file, loc.line, loc.col + 1) if str(tok).startswith("-") else loc
+
+    def int64(self, node: Any) -> int:
+        """A signed 64-bit integer field of custom syntax (offsets, sizes, bounds, ...)."""
+        v = self.int(node)
+        msg = int64_error(v)
+        if msg is not None:
+            raise MLIRSyntaxError(f"custom op '{self.op_name}' {msg}", self.loc(node))
+        return v
+
+    def int_attr(self, node: Any, type: Any) -> A.IntegerAttr:
+        """An integer attribute ``v : type`` whose value must fit ``type``."""
+        v = self.int(node)
+        msg = attr_error(v, type)
+        if msg is not None:
+            raise MLIRSyntaxError(msg, self.number_loc(node))
+        return A.IntegerAttr(v, type)
 
     def float(self, node: Any) -> float:
         return float(str(self._tok(node)))
@@ -350,12 +342,21 @@ class ParseCtx:
         return [self.successor(c) for c in node.children]
 
     def region(self, node: Any, entry_args: list[tuple[str, Any, Any]] | None = None,
-               isolated: bool = False) -> Region:
-        """Build a ``region`` in a new SSA scope. ``entry_args`` are the entry block's
-        arguments declared by the op's own syntax (then the region must not start with
-        a block label); ``isolated`` for isolated-from-above ops (fresh names)."""
+               isolated: bool = False, then: Callable[[Region], None] | None = None) -> Region:
+        """A ``region`` in a new SSA scope. ``entry_args`` are the entry block's arguments
+        declared by the op's own syntax (then the region must not start with a block
+        label); ``isolated`` for isolated-from-above ops (fresh names).
+
+        The region comes back empty and is filled once the builder returns, before the
+        op's results are bound (so deep nesting needs no recursion: ``frontend/trampoline.py``); ``then``
+        runs on the filled region (e.g. to add an implicit terminator)."""
         region = Region()
-        outer = self.scope
+        self._pending.append((region, node, entry_args, isolated, then, self.scope))
+        return region
+
+    def _fill_region(self, job: tuple[Any, ...]) -> Generator[Any, Any, None]:
+        """Build a region's blocks; yields the completion of each op that has regions."""
+        region, node, entry_args, isolated, then, outer = job
         self.scope = _Scope(outer, isolated)
         try:
             kids = node.children
@@ -377,12 +378,20 @@ class ParseCtx:
             if has_entry_ops:
                 if entry_args is None:
                     region.append(entry)
-                for op_node in kids[0].children:
-                    entry.append(self.operation(op_node))
+                nodes = kids[0].children
+                for j, op_node in enumerate(nodes):
+                    nodes[j] = None  # the op's tree can go once its IR exists
+                    op = self._start_op(op_node)
+                    entry.append(op if isinstance(op, Op) else (yield op))
                 start = 1
             for i, bnode in enumerate(kids[start:]):
                 merge = i == 0 and entry_args is not None and not has_entry_ops
-                self._block(bnode, region, entry if merge else None)
+                blk = self._block(bnode, region, entry if merge else None)
+                nodes = bnode.children
+                for j in range(1, len(nodes)):
+                    op_node, nodes[j] = nodes[j], None
+                    op = self._start_op(op_node)
+                    blk.append(op if isinstance(op, Op) else (yield op))
             for name, tok in self.scope.fwd_blocks.items():
                 raise MLIRSyntaxError(f"reference to an undefined block '^{name}'",
                                       self.loc(tok))
@@ -390,10 +399,12 @@ class ParseCtx:
                 self._check_forward()
         finally:
             self.scope = outer
-        return region
+        if then is not None:
+            then(region)
 
-    def _block(self, node: Tree, region: Region, into: Block | None) -> None:
-        label, *ops = node.children
+    def _block(self, node: Tree, region: Region, into: Block | None) -> Block:
+        """The block of a ``block`` node, its label and arguments defined (not its ops)."""
+        label = node.children[0]
         tok, args = label.children
         name = str(tok)[1:]
         if into is not None:
@@ -414,8 +425,7 @@ class ParseCtx:
         for aname, ty, loc in self.block_args(args):
             a = blk.add_arg(ty, aname, loc)
             self.define(aname, [a], loc_token(loc))
-        for op_node in ops:
-            blk.append(self.operation(op_node))
+        return blk
 
     def _definition_mismatch(self, name: str, i: int, have: Any, used: Any, use_tok: Token,
                              at: Any) -> None:
@@ -433,22 +443,59 @@ class ParseCtx:
 
     # -- operations -----------------------------------------------------------------------
     def operation(self, node: Tree) -> Op:
-        """Build one ``operation`` node: the op itself, then bind its result names."""
+        """Build one ``operation`` node: the op, its regions, then bind its result names."""
+        op = self._start_op(node)
+        return op if isinstance(op, Op) else drive(op)
+
+    def _start_op(self, node: Tree) -> Op | Generator[Any, Any, Op]:
+        """Run the op's builder. Without regions the op is done (returned); otherwise a
+        generator finishes it: regions first, then the builder's error if it raised one
+        after asking for a region (the region's text comes first, as its errors do)."""
+        saved, self._pending = self._pending, []
+        try:
+            try:
+                op = self._op_head(node)
+            except UserError as e:
+                if not self._pending:
+                    raise
+                return self._finish_op(None, node, self._pending, e)
+            if self._pending:
+                return self._finish_op(op, node, self._pending, None)
+            self._bind_op(op, node)
+            return op
+        finally:
+            self._pending = saved
+
+    def _finish_op(self, op: Op | None, node: Tree, jobs: list[tuple[Any, ...]],
+                   error: UserError | None) -> Generator[Any, Any, Op]:
+        for job in jobs:
+            yield self._fill_region(job)
+        if error is not None:
+            raise error
+        assert op is not None
+        self._bind_op(op, node)
+        return op
+
+    def _op_head(self, node: Tree) -> Op:
         kids = node.children
         res_node = kids[0] if isinstance(kids[0], Tree) and kids[0].data == "op_results" else None
         body = kids[1] if res_node is not None else kids[0]
-        loc = self.loc(node)
+        first = _first_token(body)
         if body.data == "generic_op":
-            op = self._generic(body)
-        else:
-            op = self._custom(body)
-        op.loc = loc
+            self.op_name = unescape(str(first))
+            return self._generic(body)
+        self.op_name = str(first)
+        return self._custom(body)
+
+    def _bind_op(self, op: Op, node: Tree) -> None:
+        kids = node.children
+        res_node = kids[0] if isinstance(kids[0], Tree) and kids[0].data == "op_results" else None
+        op.loc = self.loc(node)
         if res_node is not None:
             self._bind_results(op, res_node)
         elif op.results:
             for r in op.results:
                 r.name = None
-        return op
 
     def _bind_results(self, op: Op, res_node: Tree) -> None:
         groups: list[tuple[Token, int]] = []
@@ -520,18 +567,61 @@ def loc_token(loc: Loc | None) -> Token | None:
 # -------------------------------------------------------------------------------------
 # type builders
 
+def _dims(ctx: ParseCtx, tok: Token) -> list[str]:
+    """The dimensions of a ``DIMS`` / ``VDIMS`` token (``4x?x[8]x``); a static one must
+    be below 2^63 (mlir-opt: "invalid dimension", at the dimension)."""
+    out = str(tok).split("x")[:-1]
+    col = 0
+    for d in out:
+        digits = d.strip("[]")
+        if digits != "?" and int(digits) > INT64_MAX:
+            at = ctx.loc(tok)
+            raise MLIRSyntaxError("invalid dimension",
+                                  Loc(at.file, at.line, at.col + col + d.find(digits)))
+        col += len(d) + 1
+    return out
+
+
 def _shape(ctx: ParseCtx, tok: Token | None) -> tuple[int | None, ...]:
     if tok is None:
         return ()
-    return tuple(None if d == "?" else int(d) for d in str(tok).split("x")[:-1])
+    return tuple(None if d == "?" else int(d) for d in _dims(ctx, tok))
+
+
+_SHAPED_LITERALS: dict[str, Any] = {}  # TENSOR_LIT / MEMREF_LIT text -> its (shared) type
+_SHAPED_PARTS = re.compile(r"(\w+)<((?:(?:[0-9]+|\?)x)*)(\w+)>")
+
+
+def _shaped_literal(tok: Token) -> Any:
+    """The type of a one-token ``tensor<4x?xf32>`` / ``memref<...>`` (types are immutable
+    values: one object per spelling, built once)."""
+    t = _SHAPED_LITERALS.get(tok)
+    if t is None:
+        kind, dims, elem = _SHAPED_PARTS.match(tok).groups()
+        shape = tuple(None if d == "?" else int(d) for d in dims.split("x")[:-1])
+        if elem == "index":
+            et: Any = T.IndexType()
+        elif elem in _FLOATS:
+            et = _FLOATS[elem]
+        else:
+            sign = elem[0] if elem[0] in "su" else ""
+            et = T.IntegerType(int(elem[len(sign) + 1:]), sign)
+        t = T.TensorType(shape, et, None) if kind == "tensor" else \
+            T.MemRefType(shape, et, None, None)
+        _SHAPED_LITERALS[str(tok)] = t
+    return t
 
 
 def _tensor(ctx: ParseCtx, n: Tree) -> Any:
+    if len(n.children) == 1:
+        return _shaped_literal(n.children[0])
     dims, elem, enc = n.children
     return T.TensorType(_shape(ctx, dims), ctx.type(elem), ctx.attr(enc))
 
 
 def _memref(ctx: ParseCtx, n: Tree) -> Any:
+    if len(n.children) == 1 and isinstance(n.children[0], Token):
+        return _shaped_literal(n.children[0])
     dims, elem, *extra = n.children
     shape = _shape(ctx, dims)
     ex = [ctx.attr(e) for e in extra]
@@ -554,7 +644,7 @@ def _vector(ctx: ParseCtx, n: Tree) -> Any:
     shape: list[int] = []
     scal: list[bool] = []
     if dims is not None:
-        for d in str(dims).split("x")[:-1]:
+        for d in _dims(ctx, dims):
             s = d.startswith("[")
             shape.append(int(d.strip("[]")))
             scal.append(s)
@@ -580,7 +670,10 @@ def _opaque_type(ctx: ParseCtx, n: Tree) -> Any:
 def _int_type(ctx: ParseCtx, n: Tree) -> Any:
     s = str(n.children[0])
     sign = s[0] if s[0] in "su" else ""
-    return T.IntegerType(int(s[len(sign) + 1:]), sign)
+    width = int(s[len(sign) + 1:])
+    if width > MAX_INT_WIDTH:
+        raise MLIRSyntaxError(f"integer bitwidth is limited to {MAX_INT_WIDTH} bits", ctx.loc(n))
+    return T.IntegerType(width, sign)
 
 
 _FLOATS = {k: T.FloatType(k) for k in T.FLOAT_WIDTHS}
@@ -618,7 +711,10 @@ def _int_attr(ctx: ParseCtx, n: Tree) -> Any:
         return A.FloatAttr(float(int(s)), t, s + ".0")
     if isinstance(t, T.IntegerType) and t.width == 1 and s in ("0", "1"):
         return A.IntegerAttr(int(s), t)
-    return A.IntegerAttr(ctx.int(tok), t)
+    if t is None:  # untyped: i64 (printed without a type)
+        attr = ctx.int_attr(tok, T.IntegerType(64))
+        return A.IntegerAttr(attr.value, None)
+    return ctx.int_attr(tok, t)
 
 
 def _hex_to_float(bits: int, t: T.FloatType) -> float:
@@ -657,7 +753,8 @@ def _dense_array(ctx: ParseCtx, n: Tree) -> Any:
     vals: list[Any] = []
     if elems is not None:
         for e in elems.children:
-            s = str(e.children[0])
+            tok = e.children[0]
+            s = str(tok)
             if s in ("true", "false"):
                 vals.append(s == "true")
             elif isinstance(t, T.FloatType):
@@ -665,7 +762,13 @@ def _dense_array(ctx: ParseCtx, n: Tree) -> Any:
                             else float(int(s, 0)))
             else:
                 v = int(s, 0) if s.lstrip("+-").startswith("0x") else int(s)
-                vals.append(bool(v) if str(t) == "i1" else v)
+                after = ctx.loc(tok)
+                after = Loc(after.file, after.line, after.col + len(s))  # mlir-opt's spot
+                if t == T.IntegerType(1):
+                    raise MLIRSyntaxError("expected 'true' or 'false' values for i1 type", after)
+                if attr_error(v, t) is not None:
+                    raise MLIRSyntaxError("integer constant out of range", after)
+                vals.append(v)
     return A.DenseArrayAttr(str(t), tuple(vals))
 
 
@@ -674,7 +777,16 @@ def _dense(ctx: ParseCtx, n: Tree) -> Any:
     body = str(tok)[len("dense<"):-1]
     if ty is None:
         return A.OpaqueAttr(str(tok))
-    return A.DenseElementsAttr(body, ctx.type(ty))
+    t = ctx.type(ty)
+    bad = dense_error(body, getattr(t, "elem", None))
+    if bad is not None:
+        off, msg = bad
+        off += len("dense<")
+        at = ctx.loc(tok)
+        nl = str(tok).count("\n", 0, off)
+        col = off - str(tok).rfind("\n", 0, off) if nl else at.col + off
+        raise MLIRSyntaxError(msg, Loc(at.file, at.line + nl, col))
+    return A.DenseElementsAttr(body, t)
 
 
 def _dense_resource(ctx: ParseCtx, n: Tree) -> Any:
@@ -701,7 +813,11 @@ def _strided(ctx: ParseCtx, n: Tree) -> Any:
 
     def val(s: Tree) -> int | None:
         t = str(s.children[0])
-        return None if t == "?" else int(t)
+        if t == "?":
+            return None
+        if int64_error(int(t)) is not None and int(t) != -(2**63):
+            raise MLIRSyntaxError("expected a 64-bit signed integer or '?'", ctx.loc(s))
+        return int(t)
 
     return A.StridedLayoutAttr(tuple(val(s) for s in strides),
                                0 if off_node is None else val(off_node))
@@ -740,19 +856,16 @@ _READABLE = {"VALUE_ID": "a value (%x)", "BLOCK_ID": "a block (^bb)", "SYMBOL_ID
              "BARE_ID": "an identifier", "INT_TYPE": "a type", "HASH_ATTR": "an attribute"}
 
 
-def _expected(e: UnexpectedToken) -> str:
-    lk = get_lark()
+def _expected(e: ParseFailure) -> str:
+    g = grammar()
     names = []
-    for name in sorted(e.expected or ()):
+    for name in sorted(e.expected):
         if name in _READABLE:
             names.append(_READABLE[name])
             continue
-        try:
-            pat = lk.get_terminal(name).pattern
-        except KeyError:
-            continue
-        if pat.type == "str":
-            names.append(f"'{pat.value}'")
+        pat = g.pattern(name)
+        if pat is not None and pat[0] == "str":
+            names.append(f"'{pat[1]}'")
     names = sorted(set(names))
     if not names:
         return ""
@@ -760,53 +873,71 @@ def _expected(e: UnexpectedToken) -> str:
     return " (expected " + ", ".join(names[:8]) + more + ")"
 
 
-def _describe(e: UnexpectedInput) -> str:
-    if isinstance(e, UnexpectedToken):
-        tok = e.token
-        if tok.type == "$END":
-            return "unexpected end of input"
-        exp = set(e.expected or ())
-        if exp & _TYPE_START and str(tok)[:1].isalnum() or (exp & _TYPE_START and
-                                                            str(tok).startswith("?")):
-            return f"unsupported type '{tok}'"
-        return f"unexpected '{tok}'{_expected(e)}"
-    if isinstance(e, UnexpectedCharacters):
+def _describe(e: ParseFailure) -> str:
+    tok = e.token
+    if tok is None:
         return f"unexpected character '{e.char}'"
-    if isinstance(e, UnexpectedEOF):
+    if tok.type == "$END":
         return "unexpected end of input"
-    return "syntax error"
+    if tok.type in ("TENSOR_LIT", "MEMREF_LIT"):  # one-token types: name the keyword
+        tok = Token(tok.type, str(tok).split("<", 1)[0], tok.start_pos, tok.line, tok.column)
+    if e.expected & _TYPE_START and (str(tok)[:1].isalnum() or str(tok).startswith("?")):
+        return f"unsupported type '{tok}'"
+    return f"unexpected '{tok}'{_expected(e)}"
 
 
 def parse(text: str, filename: str = "-") -> Module:
     """Parse MLIR text into a ``Module``; raise ``MLIRSyntaxError`` on bad input."""
+    with paused():
+        return _parse(text, filename)
+
+
+def _parse(text: str, filename: str) -> Module:
     body_text, resources = _split_resources(text)
-    lk = get_lark()
+    load_all()
+    top = _TopLevel(ParseCtx(filename))
     try:
-        tree = lk.parse(body_text)
-    except UnknownCustomOp as e:
+        grammar().parse(body_text, on_item=top.add)
+    except FailToken as e:
         t = e.token
         raise MLIRSyntaxError(
             f"unknown operation '{t}' in custom syntax (use the generic form \"{t}\"(...))",
             Loc(filename, t.line, t.column)) from None
-    except UnexpectedInput as e:
-        line = getattr(e, "line", 0) or 0
-        col = getattr(e, "column", 0) or 0
-        if isinstance(e, UnexpectedToken) and e.token.type == "$END":
+    except ParseFailure as e:
+        line, col = e.line, e.column
+        if e.token is not None and e.token.type == "$END":
             lines = body_text.rstrip().splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
         raise MLIRSyntaxError(_describe(e), Loc(filename, line, col)) from None
-    ctx = ParseCtx(filename)
-    module = _build_module(ctx, tree, resources, filename)
-    module.source_lines = text.splitlines()
+    module = top.module(resources, filename)
+    module.source_lines = SourceLines(text)
     from .verify import verify_module
     verify_module(module)  # dominance, terminators, parents, region signatures
     return module
 
 
-def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: str) -> Module:
-    top = Block()
-    for item in tree.children:
-        d = item.data
+class _TopLevel:
+    """Builds the module one top-level item at a time, as the parser completes it (so a
+    file's parse tree never exists whole: each item's tree is dropped once built).
+
+    A syntax error anywhere is reported before any error of building (as when the whole
+    tree came first, and as mlir-opt does): ``add`` keeps the first building error and
+    builds nothing after it; ``module`` raises it once the text has parsed."""
+
+    def __init__(self, ctx: ParseCtx):
+        self.ctx = ctx
+        self.top = Block()
+        self.error: UserError | None = None
+
+    def add(self, item: Tree) -> None:
+        if self.error is None:
+            try:
+                self._add(item)
+            except UserError as e:
+                self.error = e
+
+    def _add(self, item: Tree) -> None:
+        ctx, d = self.ctx, item.data
         if d == "alias_def":
             tok, val = item.children
             name = str(tok)[1:]
@@ -815,7 +946,7 @@ def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: st
                                       ctx.loc(tok))
             if isinstance(val, Token):  # loc(...) alias
                 ctx.aliases[name] = A.OpaqueAttr(str(val))
-                continue
+                return
             a = ctx.attr(val)
             if isinstance(a, A.AffineMapAttr):
                 a = A.AffineMapAttr(a.text, name)
@@ -829,17 +960,23 @@ def _build_module(ctx: ParseCtx, tree: Tree, resources: str | None, filename: st
                                       ctx.loc(tok))
             ctx.type_aliases[str(tok)[1:]] = ctx.type(ty)
         else:
-            top.append(ctx.operation(item))
-    ctx._check_forward()
-    explicit = len(top.ops) == 1 and top.ops[0].name == "builtin.module" and not top.ops[0].results
-    if explicit:
-        mod = top.ops[0]
-        top.ops.clear()
-        mod.parent = None
-    else:
-        mod = Op("builtin.module", regions=[Region([top])], loc=Loc(filename, 1, 1))
-    return Module(mod, filename, dict(ctx.aliases), dict(ctx.type_aliases), resources,
-                  explicit)
+            self.top.append(ctx.operation(item))
+
+    def module(self, resources: str | None, filename: str) -> Module:
+        ctx, top = self.ctx, self.top
+        if self.error is not None:
+            raise self.error
+        ctx._check_forward()
+        explicit = len(top.ops) == 1 and top.ops[0].name == "builtin.module" \
+            and not top.ops[0].results
+        if explicit:
+            mod = top.ops[0]
+            top.ops.clear()
+            mod.parent = None
+        else:
+            mod = Op("builtin.module", regions=[Region([top])], loc=Loc(filename, 1, 1))
+        return Module(mod, filename, dict(ctx.aliases), dict(ctx.type_aliases), resources,
+                      explicit)
 
 
 def parse_type(text: str) -> Any:

@@ -6,19 +6,26 @@ SSA names: a value keeps its parsed name when that name is still free in the cur
 isolated-from-above scope (e.g. one ``func.func``), otherwise it gets ``%<n>``; names
 are assigned at first mention, so forward references work. Block labels likewise
 (``^bb<n>``).
+
+No recursion: ``Printer.region`` returns a placeholder and records the region with the
+indentation and name scope of its op; ``Printer.op`` expands placeholders in text order
+with an explicit stack, printing each region's ops as it reaches them (any depth).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from . import attrs as A
 from .dialects import PRINTERS, load_all
+from .gcpause import paused
 from .ir import Block, Module, Op, Region, Value
 from .parser import ISOLATED_OPS
 
 _NAME_OK = re.compile(r"^[A-Za-z0-9_$.\-]+$")
+_REGION_MARK = re.compile("\x00([0-9]+)\x01")  # Printer.region's placeholder
 INDENT = "  "
 
 
@@ -41,6 +48,8 @@ class Printer:
         self._keep: list[Any] = []  # keep named objects alive so id() stays unique
         self._scopes: list[_NameScope] = [_NameScope()]
         self._alias_by_text: dict[str, str] = {}
+        # regions awaiting expansion: (region, entry_args, elide, indent, name scope)
+        self._regions: list[tuple[Region, bool, bool, int, _NameScope]] = []
         for k, a in (aliases or {}).items():
             if isinstance(a, A.AffineMapAttr):
                 self._alias_by_text.setdefault(a.text, k)
@@ -119,28 +128,64 @@ class Printer:
         return s
 
     # -- regions and ops ------------------------------------------------------------------
-    def region(self, r: Region, entry_args: bool = True) -> str:
+    def region(self, r: Region, entry_args: bool = True, elide_terminator: bool = False) -> str:
         """``{ ... }`` with the body indented one level deeper than the current op.
-        ``entry_args=False``: the op printed the entry block's arguments itself."""
+        ``entry_args=False``: the op printed the entry block's arguments itself;
+        ``elide_terminator``: leave out the entry block's last op (an implicit terminator).
+        Returns a placeholder that ``op()`` replaces by the region's text."""
+        self._regions.append((r, entry_args, elide_terminator, self.indent, self._scopes[-1]))
+        return f"\x00{len(self._regions) - 1}\x01"
+
+    def _region_text(self, k: int) -> Iterator[Any]:
+        """Pieces of region ``k``'s text, in order (op texts may hold placeholders)."""
+        r, entry_args, elide, indent, scope = self._regions[k]
         if not r.blocks:
-            return "{\n" + INDENT * self.indent + "}"
-        self.indent += 1
-        lines: list[str] = []
-        for i, b in enumerate(r.blocks):
-            if i == 0 and not entry_args:
-                for a in b.args:
-                    self.value(a)
-                label = None
-            elif i == 0:
-                label = self._label(b) if (b.args or not b.ops) else None
+            yield "{\n" + INDENT * indent + "}"
+            return
+        saved = self.indent
+        self.indent = indent + 1
+        self._scopes.append(scope)
+        try:
+            sep = "{\n"
+            for i, b in enumerate(r.blocks):
+                ops = b.ops[:-1] if elide and i == 0 else b.ops
+                if i == 0 and not entry_args:
+                    for a in b.args:
+                        self.value(a)
+                    label = None
+                elif i == 0:
+                    label = self._label(b) if (b.args or not ops) else None
+                else:
+                    label = self._label(b)
+                if label is not None:
+                    yield sep + INDENT * indent + label
+                    sep = "\n"
+                for op in ops:
+                    yield sep + INDENT * (indent + 1)
+                    yield self._op_text(op)
+                    sep = "\n"
+            yield ("{\n" if sep == "{\n" else "") + "\n" + INDENT * indent + "}"
+        finally:
+            self._scopes.pop()
+            self.indent = saved
+
+    def _expand(self, text: str) -> str:
+        """Replace region placeholders (recursively, with an explicit stack)."""
+        if "\x00" not in text:
+            return text
+        out: list[str] = []
+        stack: list[Iterator[Any]] = [iter((text,))]
+        while stack:
+            piece = next(stack[-1], None)
+            if piece is None:
+                stack.pop()
+            elif "\x00" not in piece:
+                out.append(piece)
             else:
-                label = self._label(b)
-            if label is not None:
-                lines.append(INDENT * (self.indent - 1) + label)
-            for op in b.ops:
-                lines.append(INDENT * self.indent + self.op(op))
-        self.indent -= 1
-        return "{\n" + "\n".join(lines) + "\n" + INDENT * self.indent + "}"
+                parts = _REGION_MARK.split(piece)
+                stack.append(x for i, p in enumerate(parts) for x in
+                             (self._region_text(int(p)) if i % 2 else (p,)))
+        return "".join(out)
 
     def _label(self, b: Block) -> str:
         s = self.block_name(b)
@@ -150,6 +195,10 @@ class Printer:
 
     def op(self, op: Op) -> str:
         """One op (results, body), without indentation of its first line."""
+        return self._expand(self._op_text(op))
+
+    def _op_text(self, op: Op) -> str:
+        """The op with placeholders for its regions."""
         isolated = op.name in ISOLATED_OPS
         if isolated:
             self._scopes.append(_NameScope())
@@ -190,6 +239,11 @@ def print_op(op: Op, generic: bool = False) -> str:
 
 def print_module(m: Module, generic: bool = False) -> str:
     """Full MLIR text of a module: aliases, ops, resources."""
+    with paused():
+        return _print_module(m, generic)
+
+
+def _print_module(m: Module, generic: bool) -> str:
     p = Printer(generic, m.aliases)
     out: list[str] = []
     for k, a in m.aliases.items():

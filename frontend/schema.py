@@ -7,10 +7,11 @@ Only what the fact exporter needs: each ``.decl`` marked ``.input``, its columns
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from bufferlog.core import rules_file
+
+from .value_class import value_class
 
 SCHEMA_FILE = rules_file("schema.dl")
 
@@ -20,7 +21,7 @@ _TYPE = re.compile(r"\.type\s+(\w+)\s*<:\s*(\w+)")
 _INPUT = re.compile(r"\.input\s+([A-Za-z_][\w.]*)")
 
 
-@dataclass(frozen=True)
+@value_class
 class Relation:
     name: str
     columns: tuple[tuple[str, str], ...]  # (column name, "number" | "symbol")

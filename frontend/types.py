@@ -6,8 +6,9 @@ Dynamic dimensions are ``None`` in ``shape`` tuples and print as ``?``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
+
+from .value_class import value_class
 
 
 class Type:
@@ -21,7 +22,7 @@ def _dims(shape: tuple[int | None, ...]) -> str:
     return "".join(("?" if d is None else str(d)) + "x" for d in shape)
 
 
-@dataclass(frozen=True)
+@value_class
 class IntegerType(Type):
     width: int
     signedness: str = ""  # "", "s" or "u"
@@ -30,7 +31,7 @@ class IntegerType(Type):
         return f"{self.signedness}i{self.width}"
 
 
-@dataclass(frozen=True)
+@value_class
 class IndexType(Type):
     def __str__(self) -> str:
         return "index"
@@ -43,7 +44,7 @@ FLOAT_WIDTHS = {
 }
 
 
-@dataclass(frozen=True)
+@value_class
 class FloatType(Type):
     name: str  # "f32", "bf16", ...
 
@@ -55,13 +56,13 @@ class FloatType(Type):
         return self.name
 
 
-@dataclass(frozen=True)
+@value_class
 class NoneType(Type):
     def __str__(self) -> str:
         return "none"
 
 
-@dataclass(frozen=True)
+@value_class
 class ComplexType(Type):
     elem: Type
 
@@ -69,7 +70,7 @@ class ComplexType(Type):
         return f"complex<{self.elem}>"
 
 
-@dataclass(frozen=True)
+@value_class
 class TupleType(Type):
     elems: tuple[Type, ...]
 
@@ -77,7 +78,7 @@ class TupleType(Type):
         return "tuple<" + ", ".join(map(str, self.elems)) + ">"
 
 
-@dataclass(frozen=True)
+@value_class
 class VectorType(Type):
     shape: tuple[int, ...]
     elem: Type
@@ -89,7 +90,7 @@ class VectorType(Type):
         return f"vector<{dims}{self.elem}>"
 
 
-@dataclass(frozen=True)
+@value_class
 class TensorType(Type):
     shape: tuple[int | None, ...]
     elem: Type
@@ -107,7 +108,7 @@ class TensorType(Type):
         return all(d is not None for d in self.shape)
 
 
-@dataclass(frozen=True)
+@value_class
 class UnrankedTensorType(Type):
     elem: Type
 
@@ -115,7 +116,7 @@ class UnrankedTensorType(Type):
         return f"tensor<*x{self.elem}>"
 
 
-@dataclass(frozen=True)
+@value_class
 class MemRefType(Type):
     shape: tuple[int | None, ...]
     elem: Type
@@ -138,7 +139,7 @@ class MemRefType(Type):
         return all(d is not None for d in self.shape)
 
 
-@dataclass(frozen=True)
+@value_class
 class UnrankedMemRefType(Type):
     elem: Type
     memspace: Any = None
@@ -148,7 +149,7 @@ class UnrankedMemRefType(Type):
         return f"memref<*x{self.elem}{ms}>"
 
 
-@dataclass(frozen=True)
+@value_class
 class FunctionType(Type):
     inputs: tuple[Type, ...]
     results: tuple[Type, ...]
@@ -160,7 +161,7 @@ class FunctionType(Type):
         return f"{ins} -> (" + ", ".join(map(str, self.results)) + ")"
 
 
-@dataclass(frozen=True)
+@value_class
 class OpaqueType(Type):
     """Any type the frontend does not model (``!llvm.ptr``, ``!foo.bar<...>``), kept
     verbatim including the leading ``!``."""

@@ -42,7 +42,7 @@ value's, a forward reference whose definition has another type, and redefined al
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from collections.abc import Generator
 from typing import Any
 
 from . import attrs as A
@@ -50,6 +50,8 @@ from . import types as T
 from .dialects import PRINTERS, load_all
 from .ir import Block, BlockArg, Loc, Module, Op, OpResult, Region, Value
 from .parser import ISOLATED_OPS, MLIRSyntaxError
+from .trampoline import drive
+from .value_class import replace
 
 #: ops with MLIR's IsTerminator trait among those we know
 TERMINATORS = frozenset({
@@ -220,18 +222,19 @@ class _Verifier:
     def run(self) -> None:
         top = self.module.module_op
         self.check_single_block(top)
-        self.visit_regions(top, True)
+        drive(self.visit_regions(top, True))
         if self.dom_errors:
             op, i = min(self.dom_errors, key=lambda e: (e[0].loc.line, e[0].loc.col))
             self.fail(op, f"operand #{i} does not dominate this use")
 
     def visit_block(self, block: Block, parent: Op, check_operands: bool,
-                    need_terminator: bool) -> None:
+                    need_terminator: bool) -> Generator[Any, None, None]:
         """Visit the ops of ``block`` in order: operands dominate (when checked), the
         op's own rules, its regions, then the rules over its regions (MLIR's order:
         traits and verify() on entry, verifyRegions() on exit); each op's results
         become visible after it. Finally the block must end in a (possible)
-        terminator when ``need_terminator``."""
+        terminator when ``need_terminator``. (Generators here yield where they would
+        recurse into a nested region: ``frontend/trampoline.py``.)"""
         vis = self.vis
         ops = block.ops
         if not ops:
@@ -268,7 +271,7 @@ class _Verifier:
                 if chk is not None:
                     chk(self, op, parent)
             if op.regions:
-                self.visit_regions(op, is_known)
+                yield self.visit_regions(op, is_known)
                 if is_known:
                     chk = _EXIT_CHECKS.get(name)
                     if chk is not None:
@@ -296,7 +299,7 @@ class _Verifier:
         reg = blk.parent
         return any(reg is r and blk is not u for r, u in self.wild)
 
-    def visit_regions(self, op: Op, known: bool) -> None:
+    def visit_regions(self, op: Op, known: bool) -> Generator[Any, None, None]:
         name = op.name
         isolated = name in ISOLATED_OPS
         if isolated:
@@ -321,12 +324,12 @@ class _Verifier:
                             if o.results:
                                 self.vis.update(o.results)
                     # single-block regions of unknown / NoTerminator ops need no terminator
-                    self.visit_block(b, op, not graph, known and name not in NO_TERMINATOR
-                                     and name not in IMPLICIT_YIELD_OPS)
+                    yield self.visit_block(b, op, not graph, known and name not in NO_TERMINATOR
+                                           and name not in IMPLICIT_YIELD_OPS)
                     if not isolated:
                         self.drop(b)
                 else:
-                    self.visit_cfg(op, region, graph)
+                    yield self.visit_cfg(op, region, graph)
         finally:
             if isolated:
                 self.vis, self.wild = saved, saved_wild
@@ -362,7 +365,7 @@ class _Verifier:
             if o.results:
                 vis.difference_update(o.results)
 
-    def visit_cfg(self, op: Op, region: Region, graph: bool) -> None:
+    def visit_cfg(self, op: Op, region: Region, graph: bool) -> Generator[Any, None, None]:
         """A multi-block region: visit blocks in dominator-tree order, so exactly the
         values of dominating blocks are visible; unreachable blocks last."""
         blocks = region.blocks
@@ -394,7 +397,7 @@ class _Verifier:
                 self.drop(b)
                 continue
             self.vis.update(b.args)
-            self.visit_block(b, op, not graph, True)
+            yield self.visit_block(b, op, not graph, True)
             stack.append((False, i))
             for c in reversed(children[i]):
                 stack.append((True, c))
@@ -403,7 +406,7 @@ class _Verifier:
                 continue
             self.wild.append((region, b))
             self.vis.update(b.args)
-            self.visit_block(b, op, False, True)
+            yield self.visit_block(b, op, False, True)
             self.drop(b)
             self.wild.pop()
 

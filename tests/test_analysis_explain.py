@@ -14,7 +14,17 @@ from pathlib import Path
 import pytest
 from bufferlog.engine import explain as engine_explain
 from bufferlog.engine import parse_tuple, run
-from bufferlog.engine.dl_parse import Aggregate, Atom, BinOp, Comparison, Negation, Num, Str, Var, Wildcard
+from bufferlog.engine.dl_parse import (
+    Aggregate,
+    Atom,
+    BinOp,
+    Comparison,
+    Negation,
+    Num,
+    Str,
+    Var,
+    Wildcard,
+)
 from bufferlog.engine.explanation import explain, model_inputs
 from bufferlog.engine.oneshot import analyze_module
 from bufferlog.frontend.parser import parse

@@ -69,6 +69,7 @@ def phase(name: str) -> Iterator[None]:
         return
     full = f"{t.stack[-1]}/{name}" if t.stack else name
     t.stack.append(full)
+    t.seconds.setdefault(full, 0.0)  # a parent is listed before the phases inside it
     t0 = time.perf_counter()
     try:
         yield

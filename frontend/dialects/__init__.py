@@ -21,9 +21,13 @@ Contract (shared by every dialect module):
 * Builders: ``@builds("tensor_extract")`` on ``def f(ctx: ParseCtx, tree) -> Op``. The
   ctx (see ``frontend/parser.py``) resolves pieces: ``ctx.use(node)``, ``ctx.uses(node)``,
   ``ctx.type(node)``, ``ctx.attr(node)``, ``ctx.attr_dict(node)``,
-  ``ctx.region(node, entry_args=[(name, type, loc)] | None)``, ``ctx.loc(node)``,
-  ``ctx.error(node, msg)`` (raises a located ``MLIRSyntaxError``). The builder returns an
-  ``Op`` whose results carry their types; the core binds the textual result names.
+  ``ctx.region(node, entry_args=[(name, type, loc)] | None, then=fn)``, ``ctx.loc(node)``,
+  ``ctx.int64(node)`` (a 64-bit field), ``ctx.int_attr(node, type)`` (an integer
+  attribute that must fit ``type``), ``ctx.error(node, msg)`` (raises a located
+  ``MLIRSyntaxError``). The builder returns an ``Op`` whose results carry their types;
+  the core binds the textual result names. ``ctx.region`` returns the region empty: it
+  is filled after the builder returns (no recursion per nesting level), so work on its
+  contents (an implicit terminator) goes in ``then``.
 
 * Printers: ``@prints("tensor.extract")`` on ``def f(p: Printer, op: Op) -> str``
   returning the op text after ``%r = `` (see ``frontend/printer.py``): ``p.value(v)``,
@@ -62,10 +66,17 @@ def prints(op_name: str) -> Callable[[Callable[..., str]], Callable[..., str]]:
     return deco
 
 
+_loaded = False
+
+
 def load_all() -> None:
-    """Import every dialect module so its builders/printers register."""
+    """Import every dialect module so its builders/printers register (once)."""
+    global _loaded
+    if _loaded:
+        return
     import importlib
     import pkgutil
 
     for m in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{m.name}")
+    _loaded = True

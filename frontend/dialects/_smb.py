@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lark import Token, Tree
-
 from ..attrs import DenseArrayAttr, UnitAttr, format_named_attr
 from ..ir import Block, Op, Region, Value
+from ..syntax_tree import Token, Tree
 from . import DYNAMIC
 
 Mixed = list[int | Value]  # a static int or an SSA value per entry
@@ -69,7 +68,7 @@ def mixed(ctx: Any, node: Tree | None, elts_rule: str, elt_rule: str) -> Mixed:
         if isinstance(sub, Tree) and sub.data == "value_use":
             out.append(ctx.use(sub))
         else:
-            out.append(ctx.int(sub))
+            out.append(ctx.int64(sub))
     return out
 
 
@@ -141,11 +140,16 @@ def types_arrow(p: Any, types: list[Any]) -> str:
 
 # -- implicit terminators --------------------------------------------------------------
 
+def ensure_block(region: Region) -> None:
+    """Give an empty region its (empty) entry block."""
+    if not region.blocks:
+        region.append(Block())
+
+
 def ensure_terminator(region: Region, name: str, loc: Any = None) -> None:
     """Give a single-block region the implicit terminator ``name`` (MLIR's
     SingleBlockImplicitTerminator) if its body does not end with it."""
-    if not region.blocks:
-        region.append(Block())
+    ensure_block(region)
     block = region.entry
     if block.ops and block.ops[-1].name == name:
         return

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from lark import Tree
-
 from ..attrs import UnitAttr
 from ..ir import Op, Value
+from ..syntax_tree import Tree
 from ..types import (
     FunctionType,
     IntegerType,

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..attrs import ArrayAttr, DictAttr, StringAttr, SymbolRefAttr, TypeAttr, format_symbol
-from ..ir import Block, Op, Region
+from ..ir import Op, Region
 from ..types import FunctionType
 from . import builds, prints
+from ._smb import ensure_block
 
 
 def _present(x: Any) -> bool:
@@ -185,9 +186,7 @@ def build_module(ctx: Any, tree: Any) -> Op:
     if sym is not None:
         attrs["sym_name"] = StringAttr(ctx.symbol(sym).root)
     attrs.update(ctx.attr_dict(attrs_kw))
-    region = ctx.region(body, entry_args=None, isolated=True)
-    if not region.blocks:
-        region.append(Block())
+    region = ctx.region(body, entry_args=None, isolated=True, then=ensure_block)
     return Op("builtin.module", (), (), attrs, [region])
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..attrs import ArrayAttr, IntegerAttr, OpaqueAttr, StringAttr, dense_i64
+from ..attrs import ArrayAttr, OpaqueAttr, StringAttr, dense_i64
 from ..ir import Block, Op, Region, Value
 from ..types import IntegerType, TensorType, UnrankedTensorType
 from . import builds, linalg_bodies, prints
@@ -36,7 +36,6 @@ from .tensor import (
     Parts,
     attr_dict_of,
     attrs_suffix,
-    node_int,
     node_text,
     rule_name,
     seg_sizes,
@@ -246,7 +245,7 @@ def _build_generic(ctx: Any, tree: Any) -> Op:
 @builds("linalg_index")
 def _build_index(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    attrs = {"dim": IntegerAttr(node_int(ps.one("integer")), IntegerType(64))}
+    attrs = {"dim": ctx.int_attr(ps.one("integer"), IntegerType(64))}
     attrs.update(attr_dict_of(ctx, ps.one("attr_dict")))
     return Op("linalg.index", [], [ctx.type(ps.one("type"))], attrs, loc=ctx.loc(tree))
 
@@ -259,8 +258,8 @@ def _build_yield(ctx: Any, tree: Any) -> Op:
               attr_dict_of(ctx, ps.one("attr_dict")), loc=ctx.loc(tree))
 
 
-def _int_list(node: Any) -> list[int]:
-    return [node_int(c) for c in node.children if c is not None]
+def _int_list(ctx: Any, node: Any) -> list[int]:
+    return [ctx.int64(c) for c in node.children if c is not None]
 
 
 def _build_perm_like(opname: str, prop: str) -> Any:
@@ -269,7 +268,7 @@ def _build_perm_like(opname: str, prop: str) -> Any:
         ins, outs = _ins_outs(ctx, ps)
         if len(ins) != 1 or len(outs) != 1:
             ctx.error(tree, f"{opname} takes one input and one init")
-        attrs: dict[str, Any] = {prop: dense_i64(_int_list(ps.one("linalg_int_list")))}
+        attrs: dict[str, Any] = {prop: dense_i64(_int_list(ctx, ps.one("linalg_int_list")))}
         for d in ps.all("attr_dict"):
             attrs.update(attr_dict_of(ctx, d))
         return Op(opname, [*ins, *outs], _tensor_results(outs), attrs, loc=ctx.loc(tree))
@@ -323,7 +322,7 @@ def _build_map(ctx: Any, tree: Any) -> Op:
 def _build_reduce(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
     ins, outs = _ins_outs(ctx, ps)
-    attrs: dict[str, Any] = {"dimensions": dense_i64(_int_list(ps.one("linalg_int_list")))}
+    attrs: dict[str, Any] = {"dimensions": dense_i64(_int_list(ctx, ps.one("linalg_int_list")))}
     attrs.update(attr_dict_of(ctx, ps.one("attr_dict")))
     region = _body_region(ctx, ps, ins, outs, init_first=True)
     return Op("linalg.reduce", [*ins, *outs], _tensor_results(outs), attrs, [region],

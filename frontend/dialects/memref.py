@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from lark import Tree
-
 from ..attrs import (
     DenseElementsAttr,
     DenseResourceAttr,
-    IntegerAttr,
     OpaqueAttr,
     StringAttr,
     SymbolRefAttr,
@@ -21,6 +18,7 @@ from ..attrs import (
     UnitAttr,
 )
 from ..ir import Op, Value
+from ..syntax_tree import Tree
 from ..types import (
     FunctionType,
     IndexType,
@@ -360,7 +358,7 @@ def print_view(p: Any, op: Op) -> str:
 def build_assume_alignment(ctx: Any, tree: Tree) -> Op:
     (t,) = _types(ctx, tree)
     m = typed_use(ctx, kid(tree, "value_use"), t)
-    attrs = {"alignment": IntegerAttr(ctx.int(kid(tree, "integer")), IntegerType(32))}
+    attrs = {"alignment": ctx.int_attr(kid(tree, "integer"), IntegerType(32))}
     attrs.update(_attrs(ctx, tree))
     return Op("memref.assume_alignment", [m], [t], attrs, loc=ctx.loc(tree))
 

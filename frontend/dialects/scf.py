@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from lark import Tree
-
 from ..attrs import DenseArrayAttr, UnitAttr
 from ..ir import Block, Op, Region, Value
+from ..syntax_tree import Tree
 from ..types import FunctionType, IndexType, IntegerType
 from . import builds, prints
 from ._smb import (
     attr_dict,
+    ensure_block,
     ensure_terminator,
     has,
     is_trivial_terminator,
@@ -171,14 +171,8 @@ def _attrs(ctx: Any, tree: Tree, rule: str = "attr_dict") -> dict[str, Any]:
 def _region(p: Any, r: Region, entry_args: bool = False, terminators: bool = True) -> str:
     """``p.region`` that can elide the entry block's terminator (as MLIR's printers do
     for implicit ``scf.yield`` / ``scf.forall.in_parallel``)."""
-    if terminators or not r.blocks or not r.entry.ops:
-        return p.region(r, entry_args=entry_args)
-    blk = r.entry
-    term = blk.ops.pop()
-    try:
-        return p.region(r, entry_args=entry_args)
-    finally:
-        blk.ops.append(term)
+    elide = not terminators and bool(r.blocks) and bool(r.entry.ops)
+    return p.region(r, entry_args=entry_args, elide_terminator=elide)
 
 
 # -- scf.for ---------------------------------------------------------------------------
@@ -194,8 +188,9 @@ def build_for(ctx: Any, tree: Tree) -> Op:
     entry = [(ssa_def_name(iv_node), iv_type, ctx.loc(iv_node))]
     entry += [(n, t, loc) for (n, loc), t in zip(names, types, strict=True)]
     operands = [typed_use(ctx, n, iv_type) for n in (lb, ub, step)] + inits
-    region = ctx.region(kid(tree, "region"), entry_args=entry)
-    ensure_terminator(region, "scf.yield", ctx.loc(tree))
+    loc = ctx.loc(tree)
+    region = ctx.region(kid(tree, "region"), entry_args=entry,
+                        then=lambda r: ensure_terminator(r, "scf.yield", loc))
     attrs = {}
     if has(tree, "scf_unsigned"):
         attrs["unsignedCmp"] = UnitAttr()
@@ -228,12 +223,13 @@ def build_if(ctx: Any, tree: Tree) -> Op:
     cond = typed_use(ctx, kid(tree, "value_use"), IntegerType(1))
     res = kid(tree, "scf_if_results")
     types = _types(ctx, res)
-    then_r = ctx.region(kid(tree, "region"))
-    ensure_terminator(then_r, "scf.yield", ctx.loc(tree))
+    loc = ctx.loc(tree)
+    then_r = ctx.region(kid(tree, "region"), then=lambda r: ensure_terminator(r, "scf.yield", loc))
     els = kid(tree, "scf_else")
     if els is not None:
-        else_r = ctx.region(kid(els, "region"))
-        ensure_terminator(else_r, "scf.yield", ctx.loc(els))
+        else_loc = ctx.loc(els)
+        else_r = ctx.region(kid(els, "region"),
+                            then=lambda r: ensure_terminator(r, "scf.yield", else_loc))
     else:
         else_r = Region()
     return Op("scf.if", [cond], types, _attrs(ctx, tree), [then_r, else_r],
@@ -339,8 +335,9 @@ def build_forall(ctx: Any, tree: Tree) -> Op:
     s_st, d_st = split_mixed(steps)
     entry = [(ssa_def_name(n), IndexType(), ctx.loc(n)) for n in iv_nodes]
     entry += [(n, t, loc) for (n, loc), t in zip(names, types, strict=True)]
-    region = ctx.region(kid(tree, "region"), entry_args=entry)
-    ensure_terminator(region, "scf.forall.in_parallel", ctx.loc(tree))
+    loc = ctx.loc(tree)
+    region = ctx.region(kid(tree, "region"), entry_args=entry,
+                        then=lambda r: ensure_terminator(r, "scf.forall.in_parallel", loc))
     attrs = _attrs(ctx, tree)
     attrs.update(operandSegmentSizes=segments(len(d_lb), len(d_ub), len(d_st), len(outs)),
                  staticLowerBound=s_lb, staticStep=s_st, staticUpperBound=s_ub)
@@ -369,9 +366,7 @@ def print_forall(p: Any, op: Op) -> str:
 
 @builds("scf_in_parallel")
 def build_in_parallel(ctx: Any, tree: Tree) -> Op:
-    region = ctx.region(kid(tree, "region"))
-    if not region.blocks:
-        region.append(Block())
+    region = ctx.region(kid(tree, "region"), then=ensure_block)
     return Op("scf.forall.in_parallel", [], [], _attrs(ctx, tree), [region], loc=ctx.loc(tree))
 
 
@@ -434,12 +429,15 @@ def build_index_switch(ctx: Any, tree: Tree) -> Op:
     res = kid(tree, "scf_switch_results")
     types = list(ctx.types(kid(res, "type_list"))) if res is not None else []
     cases, case_regions = [], []
+    loc = ctx.loc(tree)
+
+    def terminate(r: Region) -> None:
+        ensure_terminator(r, "scf.yield", loc)
+
     for c in kids(tree, "scf_case"):
-        cases.append(ctx.int(kid(c, "integer")))
-        case_regions.append(ctx.region(kid(c, "region")))
-    default = ctx.region(kid(tree, "region"))
-    for r in (default, *case_regions):
-        ensure_terminator(r, "scf.yield", ctx.loc(tree))
+        cases.append(ctx.int64(kid(c, "integer")))
+        case_regions.append(ctx.region(kid(c, "region"), then=terminate))
+    default = ctx.region(kid(tree, "region"), then=terminate)
     attrs = {"cases": DenseArrayAttr("i64", tuple(cases))}
     attrs.update(_attrs(ctx, tree))
     return Op("scf.index_switch", [arg], types, attrs, [default, *case_regions],

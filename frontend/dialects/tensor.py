@@ -46,10 +46,6 @@ def node_text(node: Any) -> str:
     return "".join(node_text(c) for c in children)
 
 
-def node_int(node: Any) -> int:
-    return int(node_text(node).replace(" ", ""), 0)
-
-
 class Parts:
     """Children of a rule's tree grouped by rule name, in source order."""
 
@@ -122,7 +118,7 @@ def parse_mixed(ctx: Any, node: Any) -> tuple[list[int], list[Value]]:
             static.append(DYNAMIC)
             dyn.append(typed_use(ctx, inner, IndexType()))
         else:
-            static.append(node_int(inner))
+            static.append(ctx.int64(inner))
     return static, dyn
 
 
@@ -289,9 +285,14 @@ def _build_insert_slice(ctx: Any, tree: Any) -> Op:
               loc=ctx.loc(tree))
 
 
+def _i64_attr(ctx: Any, node: Any) -> IntegerAttr:
+    """A reassociation index: an (untyped, i64) integer attribute."""
+    return IntegerAttr(ctx.int_attr(node, IntegerType(64)).value)
+
+
 def _reassoc(ctx: Any, node: Any) -> ArrayAttr:
     return ArrayAttr(tuple(
-        ArrayAttr(tuple(IntegerAttr(ctx.int(i)) for i in g.children if i is not None))
+        ArrayAttr(tuple(_i64_attr(ctx, i) for i in g.children if i is not None))
         for g in node.children if g is not None))
 
 
@@ -383,7 +384,7 @@ def _build_generate(ctx: Any, tree: Any) -> Op:
 @builds("tensor_concat")
 def _build_concat(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
-    attrs = {"dim": IntegerAttr(node_int(ps.one("integer")), IntegerType(64))}
+    attrs = {"dim": ctx.int_attr(ps.one("integer"), IntegerType(64))}
     attrs.update(_ad(ctx, ps))
     ins = typed_uses(ctx, ps.one("value_use_list"), ctx.types(ps.one("type_list_parens")))
     return Op("tensor.concat", ins,

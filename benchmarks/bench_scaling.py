@@ -1,0 +1,99 @@
+"""Growth on long inputs: the rows of issue 11 about chains and loops.
+
+    python -m benchmarks.bench_scaling [--full] [--timeout S]
+
+* analysis (``bufferlog analyze`` vs mlir-opt's ``test-analysis-only``) of
+  ../shared/oracle/gen_chain.py chains: 1,000 / 5,000 / 10,000 ops (``--full``: and
+  20,000), and the growth exponent of each tool (least-squares slope of log time over
+  log size);
+* a chain of 10,000 ``tensor.insert`` into one tensor (benchmarks/gen_stress.py; mlir-opt
+  on it only with ``--full``: minutes);
+* ``bufferize`` (with deallocation) of the 5,000-op chain against its own analysis and
+  against mlir-opt's full pipeline;
+* ``analyze --strategy optimal`` of the 5,000-op chain against oneshot;
+* long ``scf.for`` bodies and many writes into one alias set at two sizes (growth).
+
+Each process once (these take seconds to minutes), bufferlog and mlir-opt alternating;
+a process past its time limit is reported as "timeout". Writes
+benchmarks/results/scaling.json."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks import gen_stress
+from benchmarks import measure as M
+
+
+def exponent(points: list[tuple[int, float | None]]) -> float | None:
+    """Slope of log(time) over log(size) (None with fewer than two measured sizes)."""
+    pts = [(math.log(n), math.log(s)) for n, s in points if s]
+    if len(pts) < 2:
+        return None
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    den = sum((x - mx) ** 2 for x, _ in pts)
+    return round(sum((x - mx) * (y - my) for x, y in pts) / den, 2) if den else None
+
+
+def write(tmp: Path, shape: str, n: int) -> Path:
+    p = tmp / f"{shape}_{n}.mlir"
+    if not p.exists():
+        p.write_text(gen_stress.SHAPES[shape](n))
+    return p
+
+
+def growth(tmp: Path, shape: str, sizes: list[int], timeout: float, their: float) -> dict:
+    rows = {}
+    for n in sizes:
+        rows[n] = M.compare("analyze", write(tmp, shape, n), timeout=timeout, their_timeout=their)
+        print(shape, n, rows[n]["bufferlog"]["s"], rows[n]["mlir_opt"]["s"], flush=True)
+    return {"sizes": {str(n): r for n, r in rows.items()},
+            "exponent_bufferlog": exponent([(n, r["bufferlog"]["s"] if r["bufferlog"]["status"]
+                                              == "ok" else None) for n, r in rows.items()]),
+            "exponent_mlir_opt": exponent([(n, r["mlir_opt"]["s"] if r["mlir_opt"]["status"]
+                                            == "ok" else None) for n, r in rows.items()])}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_scaling")
+    ap.add_argument("--full", action="store_true", help="also the 20,000-op chain")
+    ap.add_argument("--timeout", type=float, default=120, help="per bufferlog process, s")
+    ap.add_argument("--mlir-timeout", type=float, default=None,
+                    help="per mlir-opt process, s (default 150, with --full 600)")
+    a = ap.parse_args(argv)
+    their = a.mlir_timeout or (600 if a.full else 150)
+    sizes = [1000, 5000, 10000] + ([20000] if a.full else [])
+    out: dict = {"full": a.full, "timeout_s": a.timeout, "mlir_timeout_s": their}
+    with tempfile.TemporaryDirectory(prefix="bench_scaling_") as d:
+        tmp = Path(d)
+        out["chain_analysis"] = growth(tmp, "chain", sizes, a.timeout, their)
+        inserts = write(tmp, "insert_chain", 10000)
+        out["insert_chain_10000"] = M.compare("analyze", inserts, timeout=a.timeout,
+                                              their_timeout=their) if a.full else \
+            {"bufferlog": M.ours("analyze", inserts, timeout=a.timeout),
+             "mlir_opt": {"s": None, "rss_mb": None, "status": "not run (--full)"},
+             "ratio": None}
+        print("insert chain", out["insert_chain_10000"]["bufferlog"], flush=True)
+        chain5k = write(tmp, "chain", 5000)
+        analysis = out["chain_analysis"]["sizes"]["5000"]["bufferlog"]
+        buf = M.compare("bufferize", chain5k, timeout=a.timeout, their_timeout=their)
+        buf["over_own_analysis"] = M.ratio(buf["bufferlog"], analysis)
+        out["bufferize_chain_5000"] = buf
+        print("bufferize 5k", buf["bufferlog"], flush=True)
+        opt = M.ours("analyze", chain5k, "--strategy", "optimal", timeout=a.timeout)
+        out["optimal_chain_5000"] = {"bufferlog_optimal": opt, "bufferlog_oneshot": analysis,
+                                     "over_oneshot": M.ratio(opt, analysis)}
+        print("optimal 5k", opt, flush=True)
+        out["for_body"] = growth(tmp, "for_body", [250, 1000], a.timeout, their)
+        out["alias_writes"] = growth(tmp, "alias_writes", [100, 400], a.timeout, their)
+    print(f"wrote {M.save('scaling', out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

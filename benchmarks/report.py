@@ -1,0 +1,245 @@
+"""benchmarks/README.md from benchmarks/results/*.json (``python -m benchmarks.report``;
+``make bench`` runs it last). The text around the tables is in README_HEAD / README_TAIL
+below; every number comes from the JSON files."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from benchmarks.measure import RESULTS, ROOT
+
+README = ROOT / "benchmarks" / "README.md"
+
+
+def load(name: str) -> dict | None:
+    p = RESULTS / f"{name}.json"
+    return json.loads(p.read_text()) if p.is_file() else None
+
+
+def sec(r: dict | None) -> str:
+    if not r:
+        return "not run"
+    if str(r.get("status")).startswith("not run"):
+        return r["status"]
+    if r.get("status") == "timeout":
+        return f"timeout ({r['s']:.0f} s)"
+    if r.get("status") not in (None, "ok"):
+        return r.get("status", "?")
+    s = r.get("s")
+    return "?" if s is None else f"{s:.3g} s" if s < 100 else f"{s:.0f} s"
+
+
+def mb(r: dict | None) -> str:
+    return "-" if not r or r.get("rss_mb") is None else f"{r['rss_mb']:.0f} MB"
+
+
+def num(x: Any, suffix: str = "") -> str:
+    return "-" if x is None else f"{x:.3g}{suffix}"
+
+
+def verdict(ok: bool | None) -> str:
+    return "not measured" if ok is None else "**met**" if ok else "not met"
+
+
+def target_rows() -> list[str]:
+    rows = ["| workload | bufferlog | mlir-opt | ratio | target | |", "|---|---|---|---|---|---|"]
+    sc, pf, ba, st = load("scaling"), load("per_file"), load("batch"), load("stress")
+
+    def add(name: str, ours: str, theirs: str, ratio: str, target: str, ok: bool | None) -> None:
+        rows.append(f"| {name} | {ours} | {theirs} | {ratio} | {target} | {verdict(ok)} |")
+
+    if sc:
+        ch = sc["chain_analysis"]["sizes"]
+        for n in ("10000", "20000"):
+            r = ch.get(n)
+            if r is None:
+                add(f"analysis, {int(n):,}-op chain", "not run (`--full`)", "", "", "", None)
+                continue
+            add(f"analysis, {int(n):,}-op chain", sec(r["bufferlog"]), sec(r["mlir_opt"]),
+                num(r["ratio"]), "≤ 0.1" if n == "10000" else "",
+                None if r["ratio"] is None else r["ratio"] <= 0.1 if n == "10000" else None)
+        sizes = sorted(int(n) for n in ch)
+        e1, e2 = sc["chain_analysis"]["exponent_bufferlog"], sc["chain_analysis"]["exponent_mlir_opt"]
+        add(f"growth exponent, chain {sizes[0]:,} to {sizes[-1]:,} ops", num(e1), num(e2), "",
+            "linear (≤ 1.15)", None if e1 is None else e1 <= 1.15)
+    if pf:
+        s = pf["summary"].get("bufferize")
+        if s:
+            add(f"full pipeline per corpus file (bufferize + dealloc; median of {s['compared']})",
+                num(s["median_bufferlog_s"], " s"), num(s["median_mlir_opt_s"], " s"),
+                num(s["median_ratio"]), "≤ 3", None if s["median_ratio"] is None
+                else s["median_ratio"] <= 3)
+    if ba:
+        j2 = ba["bufferlog"].get("jobs2")
+        mo = ba["mlir_opt_sequential"]
+        if j2:
+            add(f"`batch --jobs 2` over {ba['files']} files", num(j2["files_per_s"], " files/s"),
+                f"{mo['files_per_s']:.3g} files/s sequential", num(j2["vs_mlir_opt"]),
+                "≥ 1", None if j2["vs_mlir_opt"] is None else j2["vs_mlir_opt"] >= 1)
+    if sc:
+        r = sc["insert_chain_10000"]
+        ok = r["bufferlog"]["status"] == "ok" and r["bufferlog"]["s"] < 10
+        add("analysis, chain of 10,000 `tensor.insert`", sec(r["bufferlog"]), sec(r["mlir_opt"]),
+            num(r["ratio"]), "< 10 s", ok)
+        b = sc["bufferize_chain_5000"]
+        add("`bufferize` (with dealloc) of the 5,000-op chain", sec(b["bufferlog"]),
+            sec(b["mlir_opt"]), f"{num(b['over_own_analysis'])} × its analysis",
+            "≤ 2 × analysis", None if b["over_own_analysis"] is None
+            else b["over_own_analysis"] <= 2)
+        o = sc["optimal_chain_5000"]
+        add("`--strategy optimal`, 5,000-op chain", sec(o["bufferlog_optimal"]), "",
+            f"{num(o['over_oneshot'])} × oneshot", "≤ 2 × oneshot",
+            None if o["over_oneshot"] is None else o["over_oneshot"] <= 2)
+    if st:
+        cases = st["cases"]
+        for key, label in (("nested_if 1000", "1,000 nested `scf.if`"),
+                           ("nested_if 5000", "5,000 nested `scf.if`")):
+            c = cases.get(key)
+            if c is None:
+                continue
+            for cmd in ("print", "analyze", "bufferize"):
+                r = c[cmd]
+                add(f"{label}: {cmd}", sec(r["bufferlog"]), sec(r["mlir_opt"]), num(r["ratio"]),
+                    "completes", r["bufferlog"]["status"] == "ok")
+        for key, label in (("dense_mb 20", "20 MB dense literal"),
+                           ("small_funcs_mb 5", "5 MB of small functions"),
+                           ("small_funcs_mb 1", "1 MB of small functions"),
+                           ("dense_mb 50", "50 MB dense literal"),
+                           ("small_funcs_mb 50", "50 MB of small functions")):
+            c = cases.get(key)
+            if c is None:
+                add(f"{label}", "not run (`--full`)", "", "", "completes", None)
+                continue
+            for cmd in [k for k in ("print", "facts", "analyze", "bufferize") if k in c]:
+                r = c[cmd]
+                big = "50" in key or cmd in ("analyze", "bufferize") and "small" in key
+                target = "completes" if big else "peak RSS ≤ 2 × mlir-opt"
+                ok = r["bufferlog"]["status"] == "ok" and (
+                    big or (r["rss_ratio"] is not None and r["rss_ratio"] <= 2))
+                add(f"{label}: {cmd}", f"{sec(r['bufferlog'])}, {mb(r['bufferlog'])}",
+                    f"{sec(r['mlir_opt'])}, {mb(r['mlir_opt'])}",
+                    f"time {num(r['ratio'])}, RSS {num(r['rss_ratio'])}", target, ok)
+        c = cases.get("slices above 2^31")
+        if c:
+            for cmd in ("analyze", "bufferize"):
+                r = c[cmd]
+                add(f"slice sizes and offsets above 2^31: {cmd}", sec(r["bufferlog"]),
+                    sec(r["mlir_opt"]), num(r["ratio"]), "works",
+                    r["bufferlog"]["status"] == "ok")
+    return rows
+
+
+def per_file_rows() -> list[str]:
+    pf = load("per_file")
+    if not pf:
+        return ["not run"]
+    rows = ["| command | mlir-opt job | median bufferlog | median mlir-opt | median ratio | "
+            "worst ratio | files |", "|---|---|---|---|---|---|---|"]
+    for c, s in pf["summary"].items():
+        job = " ".join(pf["mlir_jobs"][c]) or "(parse + print)"
+        rows.append(f"| `{c}` | `{job}` | {num(s['median_bufferlog_s'], ' s')} | "
+                    f"{num(s['median_mlir_opt_s'], ' s')} | {num(s['median_ratio'])} | "
+                    f"{num(s['max_ratio'])} | {s['compared']} of {s['files']} |")
+    rows += ["", "| file | " + " | ".join(f"{c} (ours / mlir-opt)" for c in pf["summary"]) + " |",
+             "|---" * (1 + len(pf["summary"])) + "|"]
+    for f in pf["files"]:
+        cells = [f"{sec(f[c]['bufferlog'])} / {sec(f[c]['mlir_opt'])}" for c in pf["summary"]]
+        rows.append(f"| {f['file']} | " + " | ".join(cells) + " |")
+    return rows
+
+
+def startup_rows() -> list[str]:
+    su = load("startup")
+    if not su:
+        return ["not run"]
+    rows = [f"`python -c pass`: {su['python_pass_s']:.3g} s.", "",
+            "| command (two-op file) | bufferlog | mlir-opt | imports | z3 / clingo / dask / "
+            "rich / lark imported | heaviest imports |", "|---|---|---|---|---|---|"]
+    for c, r in su["runs"].items():
+        im = su["imports"][c]
+        which = ", ".join(k for k, v in im["imported"].items() if v) or "none"
+        heavy = ", ".join(f"{k} {v:.0f} ms" for k, v in list(im["heaviest_ms"].items())[:4])
+        rows.append(f"| `{c}` | {sec(r['bufferlog'])} | {sec(r['mlir_opt'])} | "
+                    f"{im['total_ms']:.0f} ms | {which} | {heavy} |")
+    return rows
+
+
+def growth_rows() -> list[str]:
+    sc = load("scaling")
+    if not sc:
+        return ["not run"]
+    rows = ["| shape | size | bufferlog | mlir-opt | ratio |", "|---|---|---|---|---|"]
+    for shape in ("chain_analysis", "for_body", "alias_writes"):
+        g = sc[shape]
+        for n, r in g["sizes"].items():
+            rows.append(f"| {shape} | {int(n):,} | {sec(r['bufferlog'])} | {sec(r['mlir_opt'])} | "
+                        f"{num(r['ratio'])} |")
+        rows.append(f"| {shape} | exponent | {num(g['exponent_bufferlog'])} | "
+                    f"{num(g['exponent_mlir_opt'])} | |")
+    return rows
+
+
+def machine_line() -> str:
+    for name in ("scaling", "per_file", "stress", "batch", "startup"):
+        d = load(name)
+        if d:
+            m = d["machine"]
+            return (f"Measured on {m['platform']}, {m['cpus']} CPUs, Python {m['python']}, "
+                    f"{m['mlir_opt']} (load average at the start: {m['load_avg_at_start']}).")
+    return ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    text = README_HEAD + machine_line() + "\n\n" + "\n".join(target_rows()) + "\n\n"
+    text += "## Per file (shared corpus)\n\n" + "\n".join(per_file_rows()) + "\n\n"
+    text += "## Start-up\n\n" + "\n".join(startup_rows()) + "\n\n"
+    text += "## Growth\n\n" + "\n".join(growth_rows()) + "\n" + README_TAIL
+    README.write_text(text)
+    print(f"wrote {README}")
+    return 0
+
+
+README_HEAD = """# Benchmarks
+
+`make bench` runs every benchmark here at its default sizes (about 15 minutes) and
+regenerates this file; `make bench FULL=1` adds the 20,000-op chain, the 5,000-deep
+nesting and the 50 MB inputs. Each benchmark is also a module of its own
+(`python -m benchmarks.bench_scaling --full`, ...); `python -m benchmarks.report`
+rebuilds this file from `benchmarks/results/*.json`.
+
+How everything is timed (`benchmarks/measure.py`): whole processes, for both tools. A
+bufferlog measurement is one `bufferlog <command> FILE` process from spawn to exit
+(interpreter start-up, imports and parser tables included; Python's bytecode caching
+on, as in an installed copy); the baseline is the one `mlir-opt-22` process a user
+would run instead: `mlir-opt-22 F` for `print`, One-Shot with `test-analysis-only
+print-conflicts` for `analyze`, One-Shot (`bufferize-function-boundaries
+function-boundary-type-conversion=identity-layout-map`) plus
+`--buffer-deallocation-pipeline` for `bufferize`. Peak memory is each process's maximum
+resident set size as the kernel accounts it (`wait4`; what `/usr/bin/time -v` prints).
+The two tools run alternately on each input and the ratio is bufferlog / mlir-opt from
+that one run; the batch benchmark runs every file once (nothing replicated) and times
+mlir-opt per file directly, not through the batch's comparison code. The machine is
+shared (2 cores): absolute times move with its load, ratios less.
+
+## Issue 11 targets
+
+"""
+
+README_TAIL = """
+## Inputs
+
+`benchmarks/gen_stress.py SHAPE N` writes each stress input (`chain`: the shared
+`oracle/gen_chain.py`; `insert_chain`, `nested_if`, `dense_mb`, `dense_hex_mb`,
+`small_funcs_mb`, `for_body`, `alias_writes`). Every one is accepted by mlir-opt-22's
+full pipeline at small sizes.
+
+Other benchmarks kept here: `bench_engine` (embedded engine against Soufflé when
+installed: `results/engine.json`) and `bench_quality` (copies, allocations and
+deallocations of bufferlog's output against mlir-opt's: `results/quality.md`).
+"""
+
+
+if __name__ == "__main__":
+    sys.exit(main())
