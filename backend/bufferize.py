@@ -201,6 +201,11 @@ class Bufferizer:
         """A tensor value (also one whose type was already turned into a memref)."""
         return T.is_tensor(v.type) or v in self.buf
 
+    def t_use(self, op: Op, i: int) -> bool:
+        """Operand ``i`` of ``op`` was a tensor in the input (a memref operand may hold a
+        value retyped in place, e.g. a function argument reached through ``to_buffer``)."""
+        return i in self.tensor_operands.get(op, ())
+
     def B(self, v: Value) -> Value:
         b = self.buf.get(v)
         if b is None:
@@ -268,6 +273,10 @@ class Bufferizer:
 
     # .. driver
     def run(self) -> None:
+        self.tensor_operands = {op: {i for i, v in enumerate(op.operands) if T.is_tensor(v.type)}
+                                for op in walk_ops(self.m)}
+        self.tensor_ops = {op for op, ts in self.tensor_operands.items()
+                           if ts or any(T.is_tensor(r.type) for r in op.results)}
         self.state: dict[str, str] = {}
         self.nodrop: set[str] = set()
         for f in functions(self.m):
@@ -344,7 +353,7 @@ class Bufferizer:
     def visit(self, op: Op):
         """Bufferize ``op``; for an op with regions, return the generator that yields its
         blocks (see :meth:`block`)."""
-        tensors = any(self.is_t(v) for v in [*op.operands, *op.results])
+        tensors = op in self.tensor_ops
         h = getattr(self, "op_" + op.name.replace(".", "_"), None)
         if h is not None and (tensors or op.name in ("func.return",)):
             return h(op)
@@ -415,6 +424,22 @@ class Bufferizer:
             self.emit("memref.store", [v, b, *[self.const_index(i) for i in reversed(idx)]])
         self.done(op, b)
 
+    def op_arith_select(self, op):
+        """``arith.select`` of the two buffers (each a copy when the analysis put it out of
+        place); buffers of different layouts are both cast to the fully dynamic one, as
+        MLIR does."""
+        if not isinstance(op.operands[0].type, T.IntegerType):
+            self.fail(op, "bufferize: arith.select with a tensor condition is not supported "
+                          "(mlir-opt: only i1 condition values are supported)")
+        a, b = self.operand_buffer(op, 1), self.operand_buffer(op, 2)
+        if a.type != b.type:
+            t = op.result.type
+            if isinstance(t, T.UnrankedTensorType):
+                self.fail(op, "bufferize: arith.select of unranked buffers of different types")
+            t = in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), a.type)
+            a, b = self.cast(a, t), self.cast(b, t)
+        self.done(op, self.emit("arith.select", [op.operands[0], a, b], [a.type]).result)
+
     # .. element access
     def op_tensor_extract(self, op):
         load = self.emit("memref.load", [self.B(op.operands[0]), *op.operands[1:]], [op.result.type])
@@ -446,7 +471,7 @@ class Bufferizer:
         ss, so = strides_of(bt)
         off = so
         for o, s in zip(offs, ss, strict=True):
-            step = _mul(o if isinstance(o, int) else None, s)
+            step = _sat_mul(o if isinstance(o, int) else None, s)
             off = None if off is None or step is None else off + step
         new_strides = [_mul(s, st if isinstance(st, int) else None) for s, st in zip(ss, strides, strict=True)]
         shape = [z if isinstance(z, int) else None for z in sizes]
@@ -637,17 +662,28 @@ class Bufferizer:
         self.ip = op
 
     def op_tensor_concat(self, op):
-        t = op.result.type
-        if not t.has_static_shape():
-            self.fail(op, "bufferize: tensor.concat with a dynamic result shape")
-        dim = op.attrs["dim"].value
-        b = self.alloc(memref_of(t))
-        at = 0
-        for v in op.operands:
-            s = self.B(v)
+        """alloc of the result shape, then one copy per operand into its subview. Dynamic
+        sizes come from the operands (``memref.dim``): a dynamic result dimension is the
+        sum of the operands' along the concatenated one, else the first operand's; the
+        offsets along it add up the operands' sizes."""
+        t, dim = op.result.type, op.attrs["dim"].value
+        bufs = [self.B(v) for v in op.operands]
+        if any(isinstance(b.type, T.UnrankedMemRefType) for b in bufs):
+            self.fail(op, "bufferize: tensor.concat of an unranked tensor")
+        sizes = [[d if d is not None else self.emit("memref.dim", [b, self.const_index(i)], [INDEX]).result
+                  for i, d in enumerate(b.type.shape)] for b in bufs]
+        dyn = []
+        for i, d in enumerate(t.shape):
+            if d is None:
+                n = self.index_sum([s[i] for s in sizes]) if i == dim else sizes[0][i]
+                dyn.append(n if isinstance(n, Value) else self.const_index(n))
+        b = self.alloc(memref_of(t), dyn)
+        at: int | Value = 0
+        for k, (v, s, size) in enumerate(zip(op.operands, bufs, sizes, strict=True)):
+            if k:
+                at = self.index_sum([at, sizes[k - 1][dim]])
             offs = [at if i == dim else 0 for i in range(t.rank)]
-            self.copy(s, self.subview(b, offs, list(v.type.shape), [1] * t.rank, v.type.shape))
-            at += v.type.shape[dim]
+            self.copy(s, self.subview(b, offs, size, [1] * t.rank, v.type.shape))
         self.done(op, b)
 
     # .. linalg
@@ -656,7 +692,7 @@ class Bufferizer:
         n_in = len(ins)
         new, res = [], []
         for i, v in enumerate(op.operands):
-            if not self.is_t(v):
+            if not self.t_use(op, i):
                 new.append(v)
             elif i < n_in:
                 new.append(self.B(v))
@@ -692,7 +728,7 @@ class Bufferizer:
                           "bufferized from sem_* facts")
         new, by_res = [], {}
         for i, v in enumerate(op.operands):
-            if not self.is_t(v):
+            if not self.t_use(op, i):
                 new.append(v)
                 continue
             b = (self.operand_buffer(op, i, (o, i) in self.an.reads)
@@ -725,13 +761,15 @@ class Bufferizer:
         self.done(op, op.operands[0])
 
     def op_bufferization_to_buffer(self, op):
-        b = self.to_type(self.B(op.operands[0]), op.result.type)
+        """The operand's buffer (a copy when the analysis put it out of place: a
+        ``to_buffer`` without ``read_only`` may be written through), as the result type."""
+        b = self.to_type(self.operand_buffer(op, 0), op.result.type)
         op.result.replace_all_uses_with(b)
         self.dead.append(op)
 
     def op_bufferization_materialize_in_destination(self, op):
         src, dst = op.operands
-        if T.is_tensor(dst.type):
+        if self.t_use(op, 1):
             d = self.operand_buffer(op, 1, read=False)
             self.copy(self.B(src), d)
             self.done(op, d)
@@ -744,7 +782,7 @@ class Bufferizer:
         vals = []
         args = op.parent.parent.entry.args
         for k, v in enumerate(op.operands):
-            if self.is_t(v):
+            if self.t_use(op, k):
                 b = self.B(v)
                 root = strip_casts(b)
                 if (self.may_drop and root in args and root.type == self.result_types[k]
@@ -785,7 +823,7 @@ class Bufferizer:
             if any(T.is_tensor(t) for t in ft.inputs) else list(ft.inputs)
         args, passed = [], {}
         for i, v in enumerate(op.operands):
-            if self.is_t(v):
+            if self.t_use(op, i):
                 b = self.operand_buffer(op, i)
                 passed[i] = b
                 v = self.to_type(b, ft_in[i])
@@ -835,8 +873,8 @@ class Bufferizer:
 
     def inits(self, op, first: int):
         types = []
-        for i, v in enumerate(op.operands):
-            if i < first or not self.is_t(v):
+        for i in range(len(op.operands)):
+            if i < first or not self.t_use(op, i):
                 types.append(None)
                 continue
             b = self.operand_buffer(op, i)
@@ -871,8 +909,8 @@ class Bufferizer:
         self.ip = cond
         used: set = set()
         origin, vals, atypes = {}, [cond.operands[0]], []
-        for v in cond.operands[1:]:
-            if not self.is_t(v):
+        for k, v in enumerate(cond.operands[1:], 1):
+            if not self.t_use(cond, k):
                 vals.append(v)
                 atypes.append(None)
                 continue
@@ -931,6 +969,20 @@ class Bufferizer:
             y.set_operands([self.cast(self.B(v), types[k]) if types[k] is not None else v
                             for k, v in enumerate(y.operands)])
         self.retype(op.results, types)
+        self.ip = op
+
+    def op_scf_execute_region(self, op):
+        """The region's blocks, then each tensor result takes the type of the buffer its
+        (unique) ``scf.yield`` passes (MLIR's buffer type of the yielded value)."""
+        blocks = op.regions[0].blocks
+        for blk in blocks:
+            if blk is not blocks[0]:
+                self.block_args(blk)
+            yield blk
+        y = next(b.ops[-1] for b in blocks if b.ops and b.ops[-1].name == "scf.yield")
+        bufs = [self.B(v) if self.t_use(y, k) else v for k, v in enumerate(y.operands)]
+        y.set_operands(bufs)
+        self.retype(op.results, [b.type if self.t_use(y, k) else None for k, b in enumerate(bufs)])
         self.ip = op
 
     def op_scf_forall(self, op):
@@ -1003,7 +1055,7 @@ class Bufferizer:
             self.fail(op, f"bufferize: '{op.name}' carrying tensors is not supported")
         new = list(op.operands)
         for i, (s, k) in enumerate(self.successor_slots(op)):
-            if s < 0 or not self.is_t(op.operands[i]):
+            if s < 0 or not self.t_use(op, i):
                 continue
             blk = op.successors[s]
             b = self.operand_buffer(op, i)

@@ -287,7 +287,8 @@ class Greedy:
         the tensor operands of each region terminator of f, terminators in post-order; a
         chain stops at an op outside the terminator's region."""
         view = self.view
-        terms = sorted({o for o, _ in view.must if f < o <= view.span[f]},
+        terms = sorted({o for o, _ in view.must
+                        if f < o <= view.span[f] and o in view.terminators},
                        key=lambda o: (view.span[o], -o))
         seen: dict[int, None] = {}
         for t in terms:

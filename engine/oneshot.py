@@ -29,7 +29,7 @@ ORACLE_ROUNDS = 8  # at most this many Z3 rounds per layer
 #: what a run for a later layer reads: its triples and guards, and what the callees'
 #: summaries change (the call operands' semantics); the rest is the first run's
 LAYER_RELATIONS = ("raw", "parallel_write", "carried_alias", "call_shared", "call_alias",
-                   "call_write", "not_writable", "slice_differs")
+                   "call_write", "not_writable", "slice_differs", "unsupported_op")
 #: what the certificate run reads: the certificate and the summaries mlir-opt prints
 FINAL_RELATIONS = ("forced_violated", "alias_split", "conflict", "nonwritable_written",
                    "parallel_conflict", "func_access", "return_equiv_arg")
@@ -51,45 +51,47 @@ class Analysis(ProgramView):
 
 
 def call_layers(rows: dict) -> list[list[int]]:
-    """Functions with bodies grouped callee first (from the facts): layer k calls only
-    layers < k. Recursion is refused (a located error), like the previous releases."""
+    """Functions with bodies grouped callee first (from the facts), as mlir-opt orders its
+    analysis: layer k calls only layers < k, counting calls with tensor operands or
+    results. Functions in a call cycle, and those calling into one, cannot be ordered:
+    they form the last layer, analysed without summaries (calls to them are conservative:
+    rules/analysis/calls.dl `unsummarized`, mlir-opt's remaining functions)."""
     body = {sym: f for f, sym, _, decl in rows["func"] if not decl}
     sym_of = {f: sym for sym, f in body.items()}
     parent = {r: p for r, p, _ in rows["region"]}
     block_region = {b: r for b, r, _ in rows["block"]}
     parent_op = {o: parent[block_region[b]] for o, _, b, _ in rows["op"] if b >= 0}
-    loc = {o: f"{f}:{ln}:{c}" for o, f, ln, c in rows["op_loc"]}
+    tensor = {v for (v,) in rows["tensor"]}
+    tensor_op = {o for o, _, v in rows["operand"] if v in tensor} | {
+        o for v, o, _ in rows["result"] if v in tensor}
 
     def enclosing(o: int) -> int | None:
         while o is not None and o not in sym_of:
             o = parent_op.get(o)
         return o
 
-    callees: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for o, callee in sorted(rows["call"]):
+    callees: dict[int, set[int]] = defaultdict(set)
+    callers: dict[int, set[int]] = defaultdict(set)
+    for o, callee in rows["call"]:
         f = enclosing(o)
-        if f is not None and callee in body:
-            callees[f].append((o, body[callee]))
+        if f is not None and callee in body and o in tensor_op:
+            callees[f].add(body[callee])
+            callers[body[callee]].add(f)
+    left = {f: len(callees[f]) for f in body.values()}
     level: dict[int, int] = {}
-    state: dict[int, int] = {}
-
-    def visit(f: int, via: int) -> int:
-        if state.get(f) == 2:
-            return level[f]
-        if state.get(f) == 1:
-            raise UserError(f"recursive call to '@{sym_of[f]}' is not supported by "
-                            "function-boundary bufferization", loc.get(via, "-:0:0"))
-        state[f] = 1
-        level[f] = 1 + max((visit(c, o) for o, c in callees[f]), default=-1)
-        state[f] = 2
-        return level[f]
-
-    for f in sorted(body.values()):
-        visit(f, f)
+    ready = sorted(f for f, n in left.items() if n == 0)
+    while ready:  # Kahn's algorithm: a function once all its callees have a layer
+        f = ready.pop()
+        level[f] = 1 + max((level[c] for c in callees[f]), default=-1)
+        for c in callers[f]:
+            left[c] -= 1
+            if left[c] == 0:
+                ready.append(c)
     layers: list[list[int]] = [[] for _ in range(1 + max(level.values(), default=-1))]
     for f in sorted(level):
         layers[level[f]].append(f)
-    return layers
+    remaining = sorted(f for f in body.values() if f not in level)
+    return layers + [remaining] if remaining else layers
 
 
 class Session:
@@ -165,6 +167,8 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
                 break
             with phase("rules"):
                 view.update_calls(session.run(layer, decided, g, relations=LAYER_RELATIONS))
+        for o, why in sorted(view.rel["unsupported_op"]):  # mlir-opt rejects these too
+            raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
         session.keep(view.rel)
         with phase("decisions"):
             g.load(layer)

@@ -20,8 +20,12 @@ class ProgramView:
         self.rows = rows
         self.name: dict[int, str] = {}
         self.block_of: dict[int, int] = {}
-        for o, n, b, _ in rows["op"]:
+        last: dict[int, tuple[int, int]] = {}  # block -> (position, op) of its last op
+        for o, n, b, k in rows["op"]:
             self.name[o], self.block_of[o] = n, b
+            if k >= last.get(b, (-1, 0))[0]:
+                last[b] = (k, o)
+        self.terminators = {o for b, (_, o) in last.items() if b >= 0}
         self.span = {o: last for o, last in rows["op_span"]}
         self.region_parent = {r: p for r, p, _ in rows["region"]}
         self.block_region = {b: r for b, r, _ in rows["block"]}
