@@ -19,8 +19,6 @@ a result that is one of the arguments is dropped (callers reuse their operand), 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import (
     ArrayAttr,
@@ -38,6 +36,8 @@ from bufferlog.frontend.dialects import DYNAMIC, PRINTERS
 from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
 from bufferlog.frontend.dialects.tensor import expand_output_shape, reassociation, slice_params
 from bufferlog.frontend.ir import Block, Module, Op, Region, Value
+from bufferlog.frontend.operand_syntax import operand_syntax
+from bufferlog.frontend.value_class import replace
 
 from bufferlog.core import UserError
 
@@ -185,10 +185,12 @@ class Bufferizer:
         self.funcs = {f.attrs["sym_name"].value: f for f in functions(module)}
         self.edits = BlockEdits()
         self.dropped: dict[str, dict[int, int]] = {}  # callee -> result idx -> arg idx
+        self.cause: str | None = None  # why the ops emitted now exist (debug locations)
 
     # .. building helpers
     def emit(self, name, operands=(), types=(), attrs=None) -> Op:
         op = Op(name, list(operands), list(types), attrs or {}, loc=self.ip.loc)
+        op.src_loc, op.name_loc, op.cause = self.ip.src_loc, self.ip.name_loc, self.cause
         return self.edits.insert_before(self.ip, op)
 
     def const_index(self, n: int) -> Value:
@@ -257,10 +259,28 @@ class Bufferizer:
         # (an unranked buffer: copy the ranked one it was cast from)
         if isinstance(ranked.type, T.UnrankedMemRefType):
             self.fail(op, "bufferize: out-of-place unranked operand")
-        n = self.alloc_like(ranked)
-        if read and not self.uninit(v):
-            self.copy(ranked, n)
+        saved, self.cause = self.cause, self.copy_cause(op, i)
+        try:
+            n = self.alloc_like(ranked)
+            if read and not self.uninit(v):
+                self.copy(ranked, n)
+        finally:
+            self.cause = saved
         return self.cast(n, b.type) if ranked is not b else n
+
+    def copy_cause(self, op: Op, i: int) -> str:
+        """Why operand ``i`` of ``op`` gets a fresh buffer: the analysis' conflict."""
+        u = (self.op_id.get(op, -1), i)
+        c = self.dec.conflicts.get(u)
+        what = f"out-of-place {operand_syntax(op, i)} of {op.name}"
+        if c is None:
+            return f"{what} (strategy)"
+        if c.kind == "raw" and c.read is not None and c.write is not None:
+            an = self.an
+            return (f"{what}: in place, the write by {an.name[c.write[0]]} at "
+                    f"{an.loc_text(c.write[0])} would clobber the value the {an.name[c.read[0]]} "
+                    f"at {an.loc_text(c.read[0])} reads later")
+        return f"{what}: {c.kind}"
 
     @staticmethod
     def uninit(v: Value) -> bool:
@@ -512,9 +532,13 @@ class Bufferizer:
         insertion does for an op that only creates one alias: the result is smaller)."""
         if self.dec.inplace.get((self.op_id.get(op, -1), 0), True):
             return v
-        n = self.alloc_like(v)
-        if not self.uninit(op.operands[0]):
-            self.copy(v, n)
+        saved, self.cause = self.cause, self.copy_cause(op, 0)
+        try:
+            n = self.alloc_like(v)
+            if not self.uninit(op.operands[0]):
+                self.copy(v, n)
+        finally:
+            self.cause = saved
         return n
 
     def op_tensor_insert_slice(self, op):

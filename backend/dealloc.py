@@ -69,6 +69,7 @@ class Dealloc:
         self.consts: dict[tuple[Op, bool], Value] = {}
         self.ind: dict[int, Value] = {}
         self.edits = BlockEdits()
+        self.cause: str | None = None  # why the ops inserted now exist (debug locations)
         self._top: dict[Op, Op] = {}
         self._edge_conds: dict[int, list[tuple]] = defaultdict(list)
         for row in rel("edge_cond"):
@@ -115,7 +116,20 @@ class Dealloc:
 
     # ------------------------------------------------------------------ helpers
     def insert_before(self, anchor: Op, op: Op) -> None:
+        """Insert ``op`` before ``anchor``; it takes the anchor's location, named by
+        ``self.cause`` (why the op exists: printed with debug info)."""
+        for o in op.walk():  # with the ops of its regions (a guarded free's scf.if)
+            if not o.loc.line:
+                o.loc, o.src_loc, o.name_loc = anchor.loc, anchor.src_loc, anchor.name_loc
+            if o.cause is None:
+                o.cause = self.cause
         self.edits.insert_before(anchor, op)
+
+    def describe(self, v: Value) -> str:
+        """``v`` by its source name, else by the op that made it and where."""
+        if v.name or not isinstance(v, OpResult):
+            return self.name(v)
+        return f"the {v.op.name} of {v.op.loc}"
 
     @staticmethod
     def name(v: Value) -> str:
@@ -194,6 +208,8 @@ class Dealloc:
         self._cloned = {(t, i, k) for t, i, k, _ in self.rel("clone_fwd")}
         for t, i, k, _v in sorted(self.rel("clone_fwd")):
             top = self.f.ops[t]
+            self.cause = (f"clone of {self.describe(top.operands[k])}: handed over on edge {i} of "
+                          "this terminator while its owner keeps it")
             c = self._clone_before(top, top.operands[k])
             top.set_operand(k, c)
             self.stats.clones += 1

@@ -136,12 +136,14 @@ class Frees:
                 it = grp[0]
                 if it.why:
                     self.stats.reasons.append(f"{anchor.loc}: guarded free of {d.name(it.value)}: {it.why}")
+                d.cause = (f"free of {d.describe(it.value)}: " + (it.why or "owned here, not live "
+                           "past this point, not returned nor forwarded"))
                 self.emit_one(anchor, it.value, it.lits)
             else:
                 names = ", ".join(d.name(it.value) for it in grp)
-                self.stats.reasons.append(
-                    f"{anchor.loc}: runtime alias check freeing {names}: they may be one "
-                    "buffer (allocation sites not provably disjoint) and may be owned at once")
+                d.cause = (f"runtime alias check freeing {names}: they may be one "
+                           "buffer (allocation sites not provably disjoint) and may be owned at once")
+                self.stats.reasons.append(f"{anchor.loc}: {d.cause}")
                 self._emit_runtime(anchor, grp)
 
     def _item(self, t: int, top: Op, vid: int, edges: set[int]) -> Item | None:

@@ -168,9 +168,9 @@ class Analysis:
     _raw: tuple = field(repr=False, compare=False, default=())  # (facts, analysis, decisions)
     options: Any = field(repr=False, compare=False, default=None)  # engine.options.OneShotOptions
 
-    def annotated(self) -> str:
+    def annotated(self, debuginfo: bool = False) -> str:
         """The IR annotated like ``mlir-opt --one-shot-bufferize="bufferize-function-
-        boundaries test-analysis-only print-conflicts"``."""
+        boundaries test-analysis-only print-conflicts"`` (``debuginfo``: with locations)."""
         from bufferlog.engine.annotate import annotate, annotate_alias_sets
         from bufferlog.frontend.printer import print_module
 
@@ -180,7 +180,7 @@ class Analysis:
         if self.options is not None and self.options.dump_alias_sets:
             annotate_alias_sets(facts, an)
         try:
-            return print_module(self.module)
+            return print_module(self.module, debuginfo=debuginfo)
         finally:
             for op, attrs in zip(facts.ops, saved, strict=True):
                 op.attrs = attrs
@@ -207,9 +207,14 @@ class Bufferized:
 
     @property
     def text(self) -> str:
+        return self.print()
+
+    def print(self, debuginfo: bool = False) -> str:
+        """The module's text; ``debuginfo``: every op ends with its location (the input op
+        it came from, named by its cause for added allocs, copies and frees)."""
         from bufferlog.frontend.printer import print_module
 
-        return print_module(self.module)
+        return print_module(self.module, debuginfo=debuginfo)
 
 
 @dataclass
@@ -222,9 +227,14 @@ class Deallocated:
 
     @property
     def text(self) -> str:
+        return self.print()
+
+    def print(self, debuginfo: bool = False) -> str:
+        """The module's text; ``debuginfo``: every op ends with its location (the input op
+        it came from, named by its cause for added allocs, copies and frees)."""
         from bufferlog.frontend.printer import print_module
 
-        return print_module(self.module)
+        return print_module(self.module, debuginfo=debuginfo)
 
 
 @dataclass

@@ -11,6 +11,9 @@ set, why-not of the ``conflict`` tuple with the proof of the exemption that hold
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from bufferlog.core import UserError
 
 MAX_PAIRS = 2  # in-place operands: read/write pairs explained (each costs engine runs)
@@ -141,7 +144,39 @@ def _in_place(ctx: Context, u: tuple[int, int], item: dict) -> None:
         item["pairs"].append(entry)
 
 
+_FILE_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
+_LOC_POS = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+_LOC_REF = re.compile(r"loc\((#[\w.$-]+)\)")
+
+
+def output_position(path: str, line: int) -> tuple[int, int]:
+    """The input line and column an op printed on ``line`` of ``path`` came from: the
+    innermost position of its ``loc(...)`` (``--mlir-print-debuginfo`` output, ours or
+    mlir-opt's, with location aliases resolved)."""
+    try:
+        lines = Path(path).read_text(errors="replace").splitlines()
+    except OSError as e:
+        raise UserError(f"cannot read {path}: {e.strerror}") from None
+    if not 0 < line <= len(lines):
+        raise UserError(f"{path} has no line {line}", f"{path}:1:1")
+    text = lines[line - 1]
+    aliases = dict(re.findall(r"^(#[\w.$-]+) = (loc\(.*\))\s*$", "\n".join(lines), re.M))
+    for _ in range(8):  # a named location wraps an alias that may wrap another
+        m = _LOC_REF.search(text[text.rfind("loc("):]) if "loc(" in text else None
+        if m is None or m.group(1) not in aliases:
+            break
+        text = aliases[m.group(1)]
+    pos = _LOC_POS.findall(text[text.find("loc("):]) if "loc(" in text else []
+    if not pos:
+        raise UserError("no location on this line: print it with --mlir-print-debuginfo",
+                        f"{path}:{line}:1")
+    _, ln, col = pos[-1]
+    return int(ln), int(col)
+
+
 def select_ops(ctx: Context, target: str) -> list[int]:
+    """The ops ``--op`` names: a line of the input, ``%name``, ``FILE:LINE[:COL]`` of the
+    input, or ``FILE:LINE`` of an output printed with ``--mlir-print-debuginfo``."""
     an, facts = ctx.an, ctx.facts
     file = next(iter(an.loc.values()), ("-",))[0]
     if target.startswith("%"):
@@ -156,26 +191,85 @@ def select_ops(ctx: Context, target: str) -> list[int]:
                 what = "a block argument" if v is not None else "not an op result"
                 raise UserError(f"{target} is {what}: --op takes an op result or a line", f"{file}:{ln}:{col + 1}")
         raise UserError(f"no value named {target}", f"{file}:1:1")
-    try:
-        line = int(target)
-    except ValueError:
-        raise UserError(f"--op takes a line number or %name, got '{target}'") from None
-    ops = [o for o, (_, ln, _) in an.loc.items() if ln == line and o in an.op_tuses
+    col = None
+    m = _FILE_LINE.match(target)
+    if m is not None:
+        line = int(m["line"])
+        col = int(m["col"]) if m["col"] else None
+        if m["file"] != file:
+            line, col = output_position(m["file"], line)
+    else:
+        try:
+            line = int(target)
+        except ValueError:
+            raise UserError(f"--op takes a line, FILE:LINE[:COL] or %name, got '{target}'") from None
+    ops = [o for o, (_, ln, c) in an.loc.items() if ln == line and o in an.op_tuses
            and o not in an.func_ops]
     if not ops:
-        raise UserError(f"no op with tensor operands on line {line}", f"{file}:{line}:1")
+        raise UserError(f"no op with tensor operands on line {line}", f"{file}:{line}:{col or 1}")
+    # a column picks one of several ops on the line: the op starting there, or the last
+    # one starting before it (MLIR locates an op at its name, after its results)
+    starts = sorted((an.loc[o][2], o) for o in ops)
+    if col is not None and len(ops) > 1:
+        before = [o for c, o in starts if c <= col]
+        return [before[-1]] if before else [starts[0][1]]
     return sorted(ops)
 
 
+def alias_path(ctx: Context, u: tuple[int, int]) -> list[str]:
+    """How the buffer operand ``u`` writes is reached from where it was defined: the values
+    from the definition to the operand, each with the op that passes the buffer on (an
+    ``scf.if`` yield, a loop's iter_args, a view op). Empty when the operand is the
+    definition itself."""
+    an = ctx.an
+    start = an.tuse[u]
+    prev: dict[int, tuple[int, int] | None] = {start: None}
+    work, root = [start], start
+    while work:
+        v = work.pop()
+        root = v
+        back = [an.tuse[w] for w, _kind in an.aliasing_operands(v) if ctx.dec.inplace.get(w, True)]
+        back += [an.tuse[(o, i)] for (o, i), arg in an.loop_arg.items() if arg == v]
+        fresh = [b for b in back if b not in prev]
+        for b in fresh:
+            prev[b] = (v, 0)
+        if fresh:
+            work = [fresh[0]]  # one path is enough: the first way back
+    path, v = [], root
+    while v is not None:
+        path.append(_value_text(ctx, v))
+        step = prev[v]
+        v = step[0] if step else None
+    return path if len(path) > 1 else []
+
+
+def _value_text(ctx: Context, v: int) -> str:
+    an = ctx.an
+    names = ctx.value_names
+    if v in an.result_of:
+        o, _ = an.result_of[v]
+        return f"%{names.get(v, '?')} ({an.name[o]} at {an.loc_text(o)})"
+    b, i = an.bbarg_of[v]
+    o = an.region_parent[an.block_region[b]]
+    return f"%{names.get(v, '?')} (block argument {i} of {an.name[o]} at {an.loc_text(o)})"
+
+
 def explain_ops(ctx: Context, target: str) -> dict:
+    from bufferlog.frontend.operand_syntax import operand_syntax
+
     out = []
+    ctx.value_names = dict(ctx.facts.rows["value_name"])
     for o in select_ops(ctx, target):
         entry = {**ctx.where(o), "operands": []}
         for i in ctx.an.op_tuses[o]:
             u = (o, i)
             ip = ctx.dec.inplace.get(u, True)
-            item: dict = {"operand": i, "inplace": ip}
+            item: dict = {"operand": i, "syntax": operand_syntax(ctx.facts.ops[o], i),
+                          "inplace": ip}
             (_in_place if ip else _out_of_place)(ctx, u, item)
+            path = alias_path(ctx, u)
+            if path:
+                item["alias_path"] = path
             entry["operands"].append(item)
         out.append(entry)
     return {"engine": ctx.engine_used, "conflicts": len(ctx.rel["conflict"]), "ops": out}
@@ -201,7 +295,9 @@ def render(res: dict) -> str:
         lines.append(f"{e['loc']}: {e['text']}")
         for it in e["operands"]:
             state = "in place" if it["inplace"] else "OUT OF PLACE (copy)"
-            lines.append(f"  operand #{it['operand']}: {state}: {it['reason']}")
+            lines.append(f"  operand #{it['operand']} `{it['syntax']}`: {state}: {it['reason']}")
+            if "alias_path" in it:
+                lines.append(f"    alias path: {' -> '.join(it['alias_path'])}")
             for k in ("definition", "conflicting_write", "read", "read_only"):
                 if k in it:
                     x = it[k]

@@ -115,7 +115,16 @@ class Use:
 
 class Op:
     """An operation. Create with ``Op(name, operands, result_types, attrs, regions,
-    successors, loc)``; results are made from ``result_types``."""
+    successors, loc)``; results are made from ``result_types``.
+
+    ``src_loc``: the op's own ``loc(...)`` text in the input, if it had one; ``name_loc``:
+    the position of its name when results precede it (``loc`` is the first token); ``cause``: why
+    a pass created the op (e.g. the conflict behind a copy), printed with debug info as a
+    named location around ``loc``."""
+
+    src_loc: str | None = None
+    cause: str | None = None
+    name_loc: Loc | None = None  # where the op's name starts, when results come first
 
     def __init__(
         self,

@@ -5,10 +5,11 @@ followed by every other ``grammar/*.lark`` family file (``frontend/parse_tables.
 compiles it once with lark and caches the tables; ``frontend/lalr.py`` runs them). Dialect
 builders (``@builds``) receive a ``ParseCtx`` and the parse tree (``frontend/syntax_tree.py``).
 
-Location policy: every op gets ``Loc(file, line, col)`` of its first token. Textual
-``loc(...)`` annotations are accepted anywhere MLIR allows them and dropped (mlir-opt
-drops them too unless asked for debug info); ``#loc = loc(...)`` alias definitions are
-kept in ``Module.aliases`` as ``OpaqueAttr`` and printed back.
+Location policy: every op gets ``Loc(file, line, col)`` of its first token. An op's
+trailing ``loc(...)`` is kept verbatim as ``Op.src_loc`` (printed with
+``print_module(..., debuginfo=True)``, like ``--mlir-print-debuginfo``); other ``loc(...)``
+annotations (block and function arguments) are accepted and dropped; ``#loc = loc(...)``
+alias definitions are kept in ``Module.aliases`` as ``OpaqueAttr`` and printed back.
 """
 
 from __future__ import annotations
@@ -491,6 +492,11 @@ class ParseCtx:
         kids = node.children
         res_node = kids[0] if isinstance(kids[0], Tree) and kids[0].data == "op_results" else None
         op.loc = self.loc(node)
+        if res_node is not None:  # MLIR locates an op at its name, after the results
+            op.name_loc = self.loc(_first_token(kids[1]))
+        last = kids[-1]
+        if isinstance(last, Token) and last.type == "LOC":
+            op.src_loc = str(last)
         if res_node is not None:
             self._bind_results(op, res_node)
         elif op.results:

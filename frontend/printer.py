@@ -41,8 +41,10 @@ class _NameScope:
 class Printer:
     """Printing state. ``generic=True`` forces the generic form for every op."""
 
-    def __init__(self, generic: bool = False, aliases: dict[str, Any] | None = None):
+    def __init__(self, generic: bool = False, aliases: dict[str, Any] | None = None,
+                 debuginfo: bool = False):
         self.generic = generic
+        self.debuginfo = debuginfo
         self.indent = 0
         self._names: dict[int, str] = {}
         self._keep: list[Any] = []  # keep named objects alive so id() stays unique
@@ -209,6 +211,8 @@ class Printer:
         finally:
             if isolated:
                 self._scopes.pop()
+        if self.debuginfo:
+            body += " " + location(op)
         return f"{res} = {body}" if op.results else body
 
     def generic_op(self, op: Op) -> str:
@@ -233,18 +237,36 @@ class Printer:
         return s
 
 
+def location(op: Op) -> str:
+    """The ``loc(...)`` mlir-opt's ``--mlir-print-debuginfo`` would print for ``op``: the
+    input's own ``loc(...)`` if it had one, else its position in the input
+    (``loc("f.mlir":3:5)``); an op a pass created carries the input op's location, named by
+    its cause (``loc("copy: ..."("f.mlir":3:5))``)."""
+    if op.src_loc is not None:
+        inner = op.src_loc[op.src_loc.index("(") + 1:-1].strip()
+    elif op.loc.line:
+        at = op.name_loc or op.loc
+        inner = f"{A.escape_string(at.file)}:{at.line}:{at.col}"
+    else:
+        inner = "unknown"
+    if op.cause is not None:
+        inner = f"{A.escape_string(op.cause)}({inner})"
+    return f"loc({inner})"
+
+
 def print_op(op: Op, generic: bool = False) -> str:
     return Printer(generic).op(op) + "\n"
 
 
-def print_module(m: Module, generic: bool = False) -> str:
-    """Full MLIR text of a module: aliases, ops, resources."""
+def print_module(m: Module, generic: bool = False, debuginfo: bool = False) -> str:
+    """Full MLIR text of a module: aliases, ops, resources. ``debuginfo``: each op ends
+    with its location (:func:`location`), as with ``mlir-opt --mlir-print-debuginfo``."""
     with paused():
-        return _print_module(m, generic)
+        return _print_module(m, generic, debuginfo)
 
 
-def _print_module(m: Module, generic: bool) -> str:
-    p = Printer(generic, m.aliases)
+def _print_module(m: Module, generic: bool, debuginfo: bool = False) -> str:
+    p = Printer(generic, m.aliases, debuginfo)
     out: list[str] = []
     for k, a in m.aliases.items():
         if isinstance(a, A.AffineMapAttr):

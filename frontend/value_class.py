@@ -73,4 +73,7 @@ def _bind(cls: type, names: tuple[str, ...], defaults: tuple[Any, ...], args: tu
 
 def replace(obj: Any, **changes: Any) -> Any:
     """A copy of value ``obj`` with some fields changed."""
-    return type(obj)(*(changes.pop(n, getattr(obj, n)) for n in obj._fields), **changes)
+    values = [changes.pop(n, getattr(obj, n)) for n in obj._fields]
+    if changes:
+        raise TypeError(f"{type(obj).__name__} has no field(s) {', '.join(changes)}")
+    return type(obj)(*values)

@@ -130,7 +130,7 @@ def test_json_shape_stable():
     (e,) = res["ops"]
     assert set(e) == {"loc", "op", "text", "operands"}
     (op,) = e["operands"]
-    assert set(op) == {"operand", "inplace", "reason", "definition", "conflicting_write", "read",
+    assert set(op) == {"operand", "syntax", "inplace", "reason", "definition", "conflicting_write", "read",
                        "query", "other_conflicts", "proof"}
     assert set(op["definition"]) == {"value", "loc", "op", "text"}
     assert set(op["read"]) == {"operand", "loc", "op", "text"}

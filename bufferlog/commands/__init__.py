@@ -33,6 +33,9 @@ def add_io(p: argparse.ArgumentParser, out_help: str = "output file (default: st
     if split:
         p.add_argument("--split-input-file", action="store_true",
                        help="process each '// -----' chunk on its own (as mlir-opt)")
+    p.add_argument("--mlir-print-debuginfo", action="store_true",
+                   help="end every printed op with its location: the input op it came from, "
+                        "named by its cause for the allocs, copies and frees bufferlog adds")
     add_common(p)
 
 

@@ -95,6 +95,6 @@ def run(args) -> int:
             print_stats(asdict(a.figures))
         if args.format == "json":
             return json.dumps(a.to_json(), indent=2) + "\n"
-        return a.annotated()
+        return a.annotated(args.mlir_print_debuginfo)
 
     return run_on_input(args, work)

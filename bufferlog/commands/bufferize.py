@@ -42,6 +42,6 @@ def run(args) -> int:
                       layout=layout, engine=args.engine, rules=args.rules, options=opts)
         if args.stats:
             print_stats(figures_row(b.analysis, b))
-        return b.text
+        return b.print(args.mlir_print_debuginfo)
 
     return run_on_input(args, work)

@@ -38,6 +38,6 @@ def run(args) -> int:
             print_stats({**stats, **asdict(d.figures)})
             for r in reasons:
                 print(r, file=sys.stderr)
-        return d.text
+        return d.print(args.mlir_print_debuginfo)
 
     return run_on_input(args, work)

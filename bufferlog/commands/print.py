@@ -20,4 +20,5 @@ def run(args: argparse.Namespace) -> int:
     from bufferlog.frontend.printer import print_module
 
     return run_on_input(args, lambda text, name: print_module(parse(text, name),
-                                                              generic=args.generic))
+                                                              generic=args.generic,
+                                                              debuginfo=args.mlir_print_debuginfo))
