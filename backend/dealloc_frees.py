@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import z3
 from bufferlog.frontend.attrs import DenseArrayAttr
 from bufferlog.frontend.ir import Block, Op, Region, Value
 from bufferlog.frontend.types import IntegerType
 
 from bufferlog.core import UserError
+
+if TYPE_CHECKING:
+    import z3
 
 I1 = IntegerType(1)
 
@@ -45,15 +48,30 @@ class Stats:
 
 
 class Conditions:
-    """Literals as Z3 booleans: i1 constants fold, every other i1 value is a free variable."""
+    """Literals as Z3 booleans: i1 constants fold, every other i1 value is a free variable.
+    Z3 is imported and its context made only when a condition does not fold by constants."""
 
     def __init__(self, constants: dict[Value, bool]):
-        self.ctx = z3.Context()  # one per run: Z3 contexts are not thread-safe
-        self.solver = z3.Solver(ctx=self.ctx)
         self.constants = constants
         self.vars: dict[Value, z3.BoolRef] = {}
+        self._solver: z3.Solver | None = None
+
+    @property
+    def ctx(self) -> z3.Context:
+        return self.solver.ctx
+
+    @property
+    def solver(self) -> z3.Solver:
+        if self._solver is None:
+            import z3
+
+            # one context per run: Z3 contexts are not thread-safe
+            self._solver = z3.Solver(ctx=z3.Context())
+        return self._solver
 
     def literal(self, lit: Literal) -> z3.BoolRef:
+        import z3
+
         v, neg = lit
         if v in self.constants:
             e = z3.BoolVal(self.constants[v], self.ctx)
@@ -64,9 +82,13 @@ class Conditions:
         return z3.Not(e) if neg else e
 
     def conj(self, lits: list[Literal]) -> z3.BoolRef:
+        import z3
+
         return z3.And([self.literal(x) for x in lits] or [z3.BoolVal(True, self.ctx)])
 
     def _unsat(self, e: z3.BoolRef) -> bool:
+        import z3
+
         self.solver.push()
         self.solver.add(e)
         r = self.solver.check() == z3.unsat
@@ -77,6 +99,8 @@ class Conditions:
         """True if the conjunction always holds, False if never, None if it depends."""
         if all(v in self.constants for v, _ in lits):
             return all(self.constants[v] != neg for v, neg in lits)
+        import z3
+
         e = self.conj(lits)
         if self._unsat(e):
             return False
@@ -85,6 +109,8 @@ class Conditions:
         return None
 
     def exclusive(self, a: list[Literal], b: list[Literal]) -> bool:
+        import z3
+
         return self._unsat(z3.And(self.conj(a), self.conj(b)))
 
 

@@ -18,8 +18,21 @@ from .dl_parse import DatalogSyntaxError, Loc, format_tuple, parse_tuple
 from .embedded import EngineError
 from .facts_io import MalformedFacts, read_facts_dir, write_facts_dir
 from .program import SHIPPED_RULES, Program
-from .provenance import explain, render_text, why_not
 from .run import ENGINES, Result, resolve_engine, run
+
+_PROVENANCE = ("explain", "render_text", "why_not")
+
+
+def __getattr__(name: str):
+    """The provenance functions, imported on first use (an analysis does not need them).
+    (Names of submodules, like ``run`` and ``check``, are imported above: a submodule
+    imported later would otherwise shadow them.)"""
+    if name in _PROVENANCE:
+        from . import provenance
+
+        return getattr(provenance, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ENGINES", "SHIPPED_RULES", "DatalogSyntaxError", "Diagnostic", "EngineError", "Loc",

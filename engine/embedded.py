@@ -254,12 +254,17 @@ _TRANSLATIONS: dict[int, Translation] = {}
 
 
 def _translation(prog: Program) -> Translation:
-    """The clingo text of a loaded (hence immutable, memoised) program, made once."""
+    """The clingo text of a loaded (hence immutable, memoised) program, made once and
+    kept with the program (also across processes: ``Program.persist``)."""
+    if isinstance(prog._tr, Translation) and prog._tr.prog is prog:
+        return prog._tr
     tr = _TRANSLATIONS.get(id(prog))
     if tr is None or tr.prog is not prog:
         if len(_TRANSLATIONS) > 64:
             _TRANSLATIONS.clear()
         tr = _TRANSLATIONS[id(prog)] = Translation(prog)
+        prog._tr = tr
+        prog.persist()
     return tr
 
 

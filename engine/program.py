@@ -16,6 +16,8 @@ reported by :func:`bufferlog.engine.check.check` together with semantic errors.
 from __future__ import annotations
 
 import hashlib
+import os
+import pickle
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +51,8 @@ class Program:
     rules: list[Rule] = field(default_factory=list)
     errors: list[DatalogSyntaxError] = field(default_factory=list)
     _valid: bool = field(default=False, repr=False, compare=False)  # require_valid passed
+    _key: tuple | None = field(default=None, repr=False, compare=False)  # Program.load's key
+    _tr: object = field(default=None, repr=False, compare=False)  # the embedded engine's text
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -78,8 +82,9 @@ class Program:
                 raise UserError(f"-I: not a directory: {i}")
         key = (tuple(str(m.resolve()) for m in mains), str(overlay.resolve()) if overlay else None,
                tuple(str(i.resolve()) for i in incs), lenient)
-        hit = _LOADED.get(key)
+        hit = _LOADED.get(key) or _disk_load(key)
         if hit is not None and hit[0] == _stamp(hit[1].files, overlay):
+            _LOADED[key] = hit
             return hit[1]
         prog = cls()
         loader = _Loader(prog, overlay, [*incs, SHIPPED_RULES])
@@ -93,6 +98,7 @@ class Program:
         prog._number_rules()
         if not prog.errors:
             _LOADED[key] = (_stamp(prog.files, overlay), prog)
+            prog._key = key
         return prog
 
     @classmethod
@@ -155,6 +161,46 @@ class Program:
             more = "\n".join(str(d) for d in errs[1:])
             raise UserError(errs[0].message + (f"\n{more}" if more else ""), errs[0].loc)
         self._valid = True
+        self.persist()
+
+    def persist(self) -> None:
+        """Keep this checked program (with its engine translation, once made) for later
+        processes; a program not loaded from files, or with errors, is not kept."""
+        hit = _LOADED.get(self._key) if self._key is not None else None
+        if hit is not None and hit[1] is self and self._valid:
+            _disk_save(self._key, hit)
+
+
+def _disk_file(key: tuple) -> Path:
+    """Where a checked program loaded with ``key`` is cached across processes: named by
+    the key and by the code that parses and checks rules (a change to either misses)."""
+    from bufferlog.frontend.parse_tables import cache_dir
+
+    here = Path(__file__).parent
+    code = b"".join((here / n).read_bytes() for n in ("program.py", "dl_parse.py", "check.py"))
+    name = hashlib.sha1(repr(key).encode() + code).hexdigest()[:20]
+    return cache_dir() / "rules" / f"{name}.pickle"
+
+
+def _disk_load(key: tuple) -> tuple[tuple, Program] | None:
+    """A checked program from an earlier process (parsing and checking the shipped rules
+    costs ~0.5 s; unpickling ~10 ms). Its stamp is compared by the caller, so an edited
+    rules file is reloaded."""
+    try:
+        return pickle.loads(_disk_file(key).read_bytes())
+    except Exception:  # missing, unreadable or from another version: load normally
+        return None
+
+
+def _disk_save(key: tuple, hit: tuple[tuple, Program]) -> None:
+    path = _disk_file(key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps(hit, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)  # atomic: concurrent processes never read half a file
+    except OSError:
+        pass  # a read-only home: no cache, same results
 
 
 #: Program.load memo: (main files, overlay) -> (stamp of the files read, program).

@@ -50,3 +50,29 @@ def test_a_broken_program_is_not_memoised(tmp_path):
     assert Program.load(main).errors
     main.write_text(MAIN)
     assert not Program.load(main).errors
+
+
+def _in_new_process(tmp_path, main, cache) -> str:
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from bufferlog.engine.program import Program; "
+            "from bufferlog.engine.run import run; p = Program.load(sys.argv[1]); "
+            "p.require_valid(); "
+            "print(sorted(run(p, {'e': [(1,), (2,)]}, engine='embedded').relations['p']))")
+    env = {**os.environ, "BUFFERLOG_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-c", code, str(main)], env=env, text=True,
+                          capture_output=True, check=True).stdout.strip()
+
+
+def test_checked_programs_are_kept_across_processes_and_edits_are_seen(tmp_path):
+    """A checked program is cached on disk for the next process (the shipped rules cost
+    ~0.5 s to parse and check); an edited file is reloaded, not taken from the cache."""
+    main, cache = tmp_path / "main.dl", tmp_path / "cache"
+    main.write_text(MAIN)
+    assert _in_new_process(tmp_path, main, cache) == "[(1,), (2,)]"
+    assert len(list((cache / "rules").glob("*.pickle"))) == 1
+    assert _in_new_process(tmp_path, main, cache) == "[(1,), (2,)]"  # from the cache
+    main.write_text(MAIN.replace("p(x) :- e(x).", "p(x) :- e(x), x > 1."))
+    assert _in_new_process(tmp_path, main, cache) == "[(2,)]"
