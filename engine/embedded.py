@@ -42,7 +42,7 @@ from .dl_parse import (
     Var,
     Wildcard,
 )
-from .facts_io import Facts, Tuple
+from .facts_io import Facts, Tuple, Validated
 from .program import Program
 
 
@@ -82,6 +82,9 @@ class Translation:
         for rel, rows in facts.items():
             if not rows:
                 continue
+            if type(rows) is Validated and rows.engine_text is not None:
+                parts.append(rows.engine_text)
+                continue
             p = self.pred[rel]
             types = self.prog.column_types(rel)
             if not types:
@@ -95,7 +98,10 @@ class Translation:
                         quoted = {v: clingo_string(v) for v in set(cols[j])}
                         cols[j] = tuple(map(quoted.__getitem__, cols[j]))
                 rows = list(zip(*cols, strict=True))
-            parts.append("".join([line % row for row in rows]))
+            text = "".join([line % row for row in rows])
+            if type(facts[rel]) is Validated:  # the same rows come again in a session's next run
+                facts[rel].engine_text = text
+            parts.append(text)
         return "".join(parts)
 
 

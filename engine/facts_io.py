@@ -30,6 +30,23 @@ class MalformedFacts(UserError):
     """Facts that do not fit the declared relation (arity, type, range, encoding)."""
 
 
+class Validated(list):
+    """Rows :func:`normalize` already checked and deduplicated for one program: passed
+    through as they are (a session validates its base facts once for all its runs), with
+    room for an engine to keep their text."""
+
+    __slots__ = ("engine_text",)
+
+    def __init__(self, rows: Iterable[Tuple] = ()):
+        super().__init__(rows)
+        self.engine_text: str | None = None
+
+
+def validated(prog: Program, facts: Mapping[str, Iterable[Tuple]] | None) -> dict[str, Validated]:
+    """:func:`normalize` once, for facts given to several runs of ``prog``."""
+    return {rel: Validated(rows) for rel, rows in normalize(prog, facts).items()}
+
+
 def normalize(prog: Program, facts: Mapping[str, Iterable[Tuple]] | None) -> Facts:
     """Validate in-memory facts against the ``.input`` declarations of ``prog``; drop
     duplicate tuples (first occurrence kept)."""
@@ -39,6 +56,9 @@ def normalize(prog: Program, facts: Mapping[str, Iterable[Tuple]] | None) -> Fac
             raise MalformedFacts(f"facts given for undeclared relation '{rel}'")
         if rel not in out:
             raise MalformedFacts(f"facts given for relation '{rel}', which is not an .input")
+        if type(rows) is Validated:
+            out[rel] = rows
+            continue
         rows = list(map(tuple, rows))
         if not _well_formed(rows, prog.column_types(rel)):
             _reject(rel, rows, prog.column_types(rel))

@@ -98,11 +98,13 @@ class Session:
     """Runs of rules/analysis.dl on one module's facts with the decisions made so far."""
 
     def __init__(self, rows: dict, engine: str, rules_dir, program=None, options=None):
+        from .facts_io import validated
         from .interface import load
 
-        self.rows = {**rows, **(options or OneShotOptions()).rule_facts()}
         self.engine = engine
         self.prog = program or load(RULES_FILE, rules_dir)
+        # checked once here, not again by each run (a module's facts serve every run)
+        self.rows = validated(self.prog, {**rows, **(options or OneShotOptions()).rule_facts()})
         self.oracle: dict[str, set] = {"slices_equal": set(), "z3_disjoint": set()}
         self.given: dict[str, set] = {"given_raw": set(), "given_parallel_write": set()}
 
