@@ -16,8 +16,7 @@ import sys
 from pathlib import Path
 
 from bufferlog.core import UserError
-from bufferlog.engine import ENGINES, Program, explain, render_text, run, why_not
-from bufferlog.engine.facts_io import write_table
+from bufferlog.engine.run import ENGINES
 
 
 def _common(q: argparse.ArgumentParser) -> None:
@@ -52,6 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from bufferlog.engine import Program, run
+    from bufferlog.engine.facts_io import write_table
+
     prog = Program.load(args.program, args.rules, args.include_dir)
     res = run(prog, args.facts, engine=args.engine, timeout=args.timeout, jobs=args.jobs,
               compiled=args.compiled)
@@ -73,6 +75,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
+    from bufferlog.engine import Program, explain, render_text, why_not
+
     prog = Program.load(args.program, args.rules, args.include_dir)
     if args.why_not:
         res = why_not(prog, args.facts, args.tuple, engine=args.engine, timeout=args.timeout)

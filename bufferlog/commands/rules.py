@@ -8,7 +8,7 @@ import sys
 
 from bufferlog.core import UserError
 from bufferlog.core.source import caret_lines
-from bufferlog.engine import SHIPPED_RULES, Program, check
+from bufferlog.engine.program import SHIPPED_RULES, Program
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,6 +36,8 @@ def _check(args: argparse.Namespace) -> int:
     if not prog.files and not prog.errors:
         where = args.program or SHIPPED_RULES
         raise UserError(f"no rule files found (looked in {where})")
+    from bufferlog.engine.check import check
+
     diags = check(prog)
     for d in diags:
         print("\n".join([str(d), *caret_lines(d.loc, {})]), file=sys.stderr)
