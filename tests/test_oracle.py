@@ -178,8 +178,14 @@ func.func private @printMemrefF32(tensor<*xf32>)
 
 @needs_tools
 def test_copy_before_write_needs_the_print_rewrite():
-    with pytest.raises(oracle.OracleError, match="unranked"):
-        oracle.reference_bufferize(UNRANKED, options="copy-before-write")
+    # mlir-opt-22's copy-before-write mode also crashes at random (a stack dump): only a
+    # diagnosed failure counts, and it must be the unranked one
+    for _ in range(oracle.SEMANTIC_ATTEMPTS):
+        with pytest.raises(oracle.OracleError) as e:
+            oracle.reference_bufferize(UNRANKED, options="copy-before-write")
+        if "Stack dump" not in str(e.value) and "PLEASE submit" not in str(e.value):
+            break
+    assert "unranked" in str(e.value)
     sem = oracle.semantic_reference(UNRANKED)
     assert "bufferization.to_buffer" not in sem and "memref<*xf32>" in sem
     r = oracle.run_program(sem)
