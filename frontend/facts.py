@@ -198,7 +198,8 @@ class Facts:
         if T.is_memref(v.type):
             self._add("memref", i)
         shape = getattr(v.type, "shape", None)
-        if shape is not None and (T.is_tensor(v.type) or T.is_memref(v.type)):
+        if shape is not None and (T.is_tensor(v.type) or T.is_memref(v.type)
+                                  or isinstance(v.type, T.VectorType)):
             self._add("value_rank", i, len(shape))
             for d, n in enumerate(shape):
                 self._add("shape_dim", i, d, -1 if n is None or not 0 <= n <= INT32_MAX else n)

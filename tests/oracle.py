@@ -93,6 +93,7 @@ REFERENCE_OSB = "bufferize-function-boundaries function-boundary-type-conversion
 LOWERING_PASSES = [
     "--convert-bufferization-to-memref",
     "--convert-linalg-to-loops",
+    "--convert-vector-to-scf",  # vector.print of a vector and n-d transfers become loops
     "--lower-affine",
     "--convert-scf-to-cf",
     "--expand-strided-metadata",
