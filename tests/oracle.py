@@ -99,11 +99,12 @@ LOWERING_PASSES = [
     "--expand-strided-metadata",
     "--lower-affine",  # expand-strided-metadata makes affine.apply (subview offsets)
     "--finalize-memref-to-llvm",
+    "--convert-vector-to-llvm",  # before arith: its masks and indices are arith ops
+    "--convert-ub-to-llvm",  # the poison vectors vector lowering starts from
     "--convert-arith-to-llvm",
     "--convert-index-to-llvm",
     "--convert-math-to-llvm",
     "--convert-math-to-libm",  # what LLVM has no intrinsic for (math.erf -> erff)
-    "--convert-vector-to-llvm",
     "--convert-func-to-llvm",
     "--convert-cf-to-llvm",
     "--reconcile-unrealized-casts",
