@@ -63,7 +63,7 @@ def _index_uses(ctx: Any, node: Any) -> list[Value]:
 _SIMPLE_MAP = re.compile(r"\s*\(([^()\[\]]*)\)\s*->\s*\(([^()]*)\)\s*")
 
 
-def _map_parts(m: Any) -> tuple[list[str], list[str]] | None:
+def map_parts(m: Any) -> tuple[list[str], list[str]] | None:
     """(dimension names, result expressions) of a symbol-free map, else None."""
     if not isinstance(m, AffineMapAttr):
         return None
@@ -81,7 +81,7 @@ def minor_identity(src_rank: int, vec_rank: int) -> AffineMapAttr:
 
 
 def _is_minor_identity(m: Any, src_rank: int, vec_rank: int) -> bool:
-    parts = _map_parts(m)
+    parts = map_parts(m)
     return parts is not None and len(parts[0]) == src_rank \
         and parts[1] == parts[0][src_rank - vec_rank:]
 
@@ -90,7 +90,7 @@ def _mask_type(vec: VectorType, perm: Any) -> VectorType | None:
     """The i1 mask type of a transfer: the vector's dimensions ordered by the source
     dimension each one reads (mlir's inferTransferOpMaskType); None if not a
     projected permutation."""
-    parts = _map_parts(perm)
+    parts = map_parts(perm)
     if parts is None or not all(r in parts[0] for r in parts[1]):
         return None
     dims, res = parts
@@ -109,7 +109,7 @@ def _transfer_attrs(ctx: Any, tree: Any, ps: Parts, shaped: Any, vec: VectorType
     given = _attrs(ctx, ps)
     n, r = len(shaped.shape), len(vec.shape)
     perm = given.pop("permutation_map", None) or minor_identity(n, r)
-    parts = _map_parts(perm)
+    parts = map_parts(perm)
     if parts is not None and len(parts[0]) != n:
         ctx.error(tree, f"'{ctx.op_name}' op requires a permutation_map with input dims of the "
                         "same rank as the source type")
