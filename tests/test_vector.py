@@ -138,6 +138,34 @@ def test_partial_write_differs_only_at_the_dead_fill(name: str) -> None:
     assert want[1:] == got[1:]
 
 
+GENERIC_BAD = [
+    '"vector.transfer_read"(%t, %c0, %pad) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>, '
+    'permutation_map = affine_map<(d0, d1) -> (d1)>}> : (tensor<4x8xf32>, index, f32) -> vector<4xf32>',
+    '"vector.transfer_read"(%t, %c0, %pad) <{in_bounds = [false], operandSegmentSizes = '
+    'array<i32: 1, 1, 1, 0>, permutation_map = affine_map<(d0, d1) -> (d1)>}> : '
+    '(tensor<4x8xf32>, index, f32) -> vector<4xf32>',
+    '"vector.extract"(%v) : (vector<4x8xf32>) -> f32',
+    '"vector.reduction"(%pad) : (f32) -> f32',
+]
+
+
+@needs_oracle
+@pytest.mark.oracle
+@pytest.mark.parametrize("op", GENERIC_BAD)
+def test_invalid_generic_form_rejected_like_mlir_opt(op: str) -> None:
+    """Generic-form vector ops are verified as mlir-opt does (a custom printer never meets
+    an op without its properties)."""
+    text = ("func.func @f(%t: tensor<4x8xf32>, %v: vector<4x8xf32>) {\n"
+            "  %c0 = arith.constant 0 : index\n  %pad = arith.constant 0.0 : f32\n"
+            f"  %x = {op}\n  return\n}}\n")
+    theirs = subprocess.run([oracle.MLIR_OPT, "-"], input=text, capture_output=True, text=True)
+    m = re.search(r"<stdin>:(\d+:\d+): error: (.*)", theirs.stderr)
+    assert m, "mlir-opt accepts it"
+    with pytest.raises(UserError) as e:
+        parse(text, "<stdin>")
+    assert str(e.value).startswith(f"<stdin>:{m.group(1)}: error: ")
+
+
 BAD = [
     ("vector.transfer_read %t[%c0], %pad : tensor<4x8xf32>, vector<4xf32>", "requires 2 indices"),
     ("vector.transfer_read %t[%c0, %c0], %pad {permutation_map = affine_map<(d0) -> (d0)>} "

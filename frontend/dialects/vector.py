@@ -38,6 +38,33 @@ from .tensor import Parts, seg_sizes
 I1 = IntegerType(1)
 _SEGMENTS = "operandSegmentSizes"
 _NEWLINE = "#vector.punctuation<newline>"
+_TRANSFER_PROPS = ("in_bounds", _SEGMENTS, "permutation_map")
+#: properties the custom printers need, as mlir-opt requires them of the generic form
+REQUIRED = {"vector.transfer_read": _TRANSFER_PROPS, "vector.transfer_write": _TRANSFER_PROPS,
+            "vector.extract": ("static_position",), "vector.insert": ("static_position",),
+            "vector.reduction": ("kind",), "vector.constant_mask": ("mask_dim_sizes",),
+            "vector.transpose": ("permutation",),
+            "vector.contract": ("indexing_maps", "iterator_types")}
+
+
+def verify_op(op: Op) -> str | None:
+    """What mlir-opt's verifier says of a vector op given in generic form (the custom
+    syntax builders check the same as they build), or None: required properties, and a
+    transfer's operand segments against its operands and its source's rank."""
+    for prop in REQUIRED.get(op.name, ()):
+        if prop not in op.attrs:
+            return f"requires attribute '{prop}'"
+    if op.name not in ("vector.transfer_read", "vector.transfer_write"):
+        return None
+    segs = list(getattr(op.attrs[_SEGMENTS], "values", ()))
+    if len(segs) != 4 or sum(segs) != len(op.operands):
+        return "operand count does not match the operandSegmentSizes property"
+    shaped = op.operands[0 if op.name == "vector.transfer_read" else 1].type
+    if not isinstance(shaped, TensorType | MemRefType):
+        return f"requires source to be a ranked memref or tensor type, got '{shaped}'"
+    if segs[1 if op.name == "vector.transfer_read" else 2] != len(shaped.shape):
+        return f"requires {len(shaped.shape)} indices"
+    return None
 
 
 def _attrs(ctx: Any, ps: Parts) -> dict[str, Any]:
@@ -423,6 +450,7 @@ def _print_fma(p: Any, op: Op) -> str:
 
 
 _TRAIT = ("indexing_maps", "iterator_types", "kind")
+_ADD = OpaqueAttr("#vector.kind<add>")
 _ITER = "#vector.iterator_type<"
 
 
@@ -439,7 +467,7 @@ def _build_contract(ctx: Any, tree: Any) -> Op:
     names = [e.value if isinstance(e, StringAttr) else str(e)[len(_ITER):-1] for e in iters.elems]
     attrs = {"indexing_maps": trait["indexing_maps"],
              "iterator_types": ArrayAttr(tuple(OpaqueAttr(f"{_ITER}{n}>") for n in names)),
-             "kind": trait.get("kind", OpaqueAttr("#vector.kind<add>")),
+             "kind": trait.get("kind", _ADD),
              **{k: v for k, v in trait.items() if k not in _TRAIT}, **_attrs(ctx, ps)}
     ts = [ctx.type(ps.one("type", i)) for i in range(3)]
     operands = [typed_use(ctx, n, t) for n, t in zip(ps.all("value_use"), ts, strict=True)]
@@ -450,7 +478,7 @@ def _build_contract(ctx: Any, tree: Any) -> Op:
 def _print_contract(p: Any, op: Op) -> str:
     iters = ", ".join('"' + str(e)[len(_ITER):-1] + '"' for e in op.attrs["iterator_types"].elems)
     trait = (f"{{indexing_maps = {p.attr(op.attrs['indexing_maps'])}, iterator_types = [{iters}], "
-             f"kind = {p.attr(op.attrs['kind'])}}}")
+             f"kind = {p.attr(op.attrs.get('kind', _ADD))}}}")
     lhs, rhs, acc = op.operands
     return (f"vector.contract {trait} {p.values(op.operands)}" + attr_dict(p, op, _TRAIT)
             + f" : {p.type(lhs.type)}, {p.type(rhs.type)} into {p.type(acc.type)}")
