@@ -198,7 +198,8 @@ class Facts:
         if T.is_memref(v.type):
             self._add("memref", i)
         shape = getattr(v.type, "shape", None)
-        if shape is not None and (T.is_tensor(v.type) or T.is_memref(v.type)):
+        if shape is not None and (T.is_tensor(v.type) or T.is_memref(v.type)
+                                  or isinstance(v.type, T.VectorType)):
             self._add("value_rank", i, len(shape))
             for d, n in enumerate(shape):
                 self._add("shape_dim", i, d, -1 if n is None or not 0 <= n <= INT32_MAX else n)
@@ -238,6 +239,18 @@ class Facts:
             self._slice(op, o, SLICE_LEADING[name])
         if name == "scf.forall":
             self._forall_bounds(op, o)
+        if "permutation_map" in op.attrs:
+            self._transfer_dims(op, o)
+
+    def _transfer_dims(self, op: Op, o: int) -> None:
+        from .dialects.vector import map_parts
+
+        parts = map_parts(op.attrs["permutation_map"])
+        if parts is not None:
+            dims, results = parts
+            for k, r in enumerate(results):
+                if r in dims:
+                    self._add("transfer_dim", o, k, dims.index(r))
 
     def _forall_bounds(self, op: Op, o: int) -> None:
         from .dialects.scf import forall_parts

@@ -295,9 +295,18 @@ class ParseCtx:
         return fn(self, node)
 
     def attr_dict(self, node: Any) -> dict[str, Any]:
-        """An ``attr_dict`` / ``attr_dict_with_keyword`` (or None) -> ordered dict."""
+        """An ``attr_dict`` / ``attr_dict_with_keyword`` / ``dict_or_alias`` (or None)
+        -> ordered dict."""
         if node is None:
             return {}
+        if node.data == "dict_or_alias":
+            node = node.children[0]
+            if isinstance(node, Token):  # #alias: must name a dictionary
+                a = _hash_attr(self, Tree("hash_attr", [node]))
+                if not isinstance(a, A.DictAttr):
+                    raise MLIRSyntaxError(f"custom op '{self.op_name}' invalid kind of "
+                                          "attribute specified", self.loc(node))
+                return dict(a.items)
         if node.data in ("attr_dict_with_keyword", "dict_attr", "generic_props"):
             node = node.children[0]
         out: dict[str, Any] = {}

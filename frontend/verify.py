@@ -128,6 +128,9 @@ def known_ops() -> frozenset[str]:
     if _known_cache is None:
         load_all()
         _known_cache = frozenset(PRINTERS) | TERMINATORS | {"memref.alloca_scope"}
+        from .dialects.vector import REQUIRED, verify_op
+        for name in REQUIRED:
+            _ENTRY_CHECKS[name] = _dialect_check(verify_op)
         for name in _known_cache:
             if name.startswith("math.") and name not in _MATH_MIXED_TYPES:
                 _ENTRY_CHECKS.setdefault(name, _same_type)
@@ -884,6 +887,15 @@ def _slice_ranks(v: _Verifier, op: Op, parent: Op) -> None:
     if z != t:
         v.fail(op, f"expected mixed sizes rank to match mixed strides rank ({z} vs {t}) so "
                    "the rank of the result type is well-formed.")
+
+
+def _dialect_check(check: Any) -> Any:
+    """An entry check from a dialect module's ``check(op) -> message | None``."""
+    def run(v: Any, op: Op, parent: Any) -> None:
+        msg = check(op)
+        if msg is not None:
+            v.op_fail(op, msg)
+    return run
 
 
 #: checks when the op is visited (MLIR: traits and verify()), before its regions

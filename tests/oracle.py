@@ -93,16 +93,18 @@ REFERENCE_OSB = "bufferize-function-boundaries function-boundary-type-conversion
 LOWERING_PASSES = [
     "--convert-bufferization-to-memref",
     "--convert-linalg-to-loops",
+    "--convert-vector-to-scf",  # vector.print of a vector and n-d transfers become loops
     "--lower-affine",
     "--convert-scf-to-cf",
     "--expand-strided-metadata",
     "--lower-affine",  # expand-strided-metadata makes affine.apply (subview offsets)
     "--finalize-memref-to-llvm",
+    "--convert-vector-to-llvm",  # before arith: its masks and indices are arith ops
+    "--convert-ub-to-llvm",  # the poison vectors vector lowering starts from
     "--convert-arith-to-llvm",
     "--convert-index-to-llvm",
     "--convert-math-to-llvm",
     "--convert-math-to-libm",  # what LLVM has no intrinsic for (math.erf -> erff)
-    "--convert-vector-to-llvm",
     "--convert-func-to-llvm",
     "--convert-cf-to-llvm",
     "--reconcile-unrealized-casts",

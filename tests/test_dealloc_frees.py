@@ -92,9 +92,6 @@ def test_unknown_memory_effects_is_mlir_opts_error() -> None:
     assert str(e.value).startswith(f"u.mlir:{m.group(1)}:{m.group(2)}: error: {m.group(3)}")
 
 
-@pytest.mark.xfail(reason="frontend: memref.realloc custom syntax is not parsed yet "
-                          "(frontend/ is owned by another helper); the generic form works",
-                   strict=True)
 def test_realloc_custom_syntax() -> None:
     text = ("func.func @f(%n: index) -> memref<?xf32> {\n  %a = memref.alloc() : memref<2xf32>\n"
             "  %b = memref.realloc %a(%n) : memref<2xf32> to memref<?xf32>\n"

@@ -221,7 +221,7 @@ def _build_named(ctx: Any, tree: Any) -> Op:
 def _build_generic(ctx: Any, tree: Any) -> Op:
     ps = Parts(tree)
     ins, outs = _ins_outs(ctx, ps)
-    lead = attr_dict_of(ctx, ps.one("attr_dict"))
+    lead = ctx.attr_dict(ps.one("dict_or_alias"))
     for req in ("indexing_maps", "iterator_types"):
         if req not in lead:
             ctx.error(tree, f"linalg.generic needs '{req}'")

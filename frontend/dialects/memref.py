@@ -290,6 +290,40 @@ def print_cast(p: Any, op: Op) -> str:
             + f" : {p.type(src.type)} to {p.type(op.result.type)}")
 
 
+@builds("memref_realloc")
+def build_realloc(ctx: Any, tree: Tree) -> Op:
+    src_t, res_t = _types(ctx, tree)
+    for i, (what, node, t) in enumerate((("source", kids(tree, "type")[0], src_t),
+                                         ("result", kids(tree, "type")[1], res_t))):
+        if not isinstance(t, MemRefType):
+            ctx.error(node, "custom op 'memref.realloc' invalid kind of type specified: "
+                            f"expected builtin.memref, but found '{t}'")
+        if len(t.shape) != 1:
+            ctx.error(tree, f"'memref.realloc' op {('operand', 'result')[i]} #0 must be 1D "
+                            f"memref of any type values, but got '{t}'")
+        if t.layout is not None:
+            ctx.error(tree, f"unsupported layout for {what} memref type '{t}'")
+    if src_t.elem != res_t.elem:
+        ctx.error(tree, f"different element types specified for source memref type '{src_t}' "
+                        f"and result memref type '{res_t}'")
+    size = kid(tree, "memref_realloc_size")
+    if size is None and res_t.shape[0] is None:
+        ctx.error(tree, f"missing dimension operand for result type '{res_t}'")
+    if size is not None and res_t.shape[0] is not None:
+        ctx.error(tree, f"unnecessary dimension operand for result type '{res_t}'")
+    operands = [typed_use(ctx, kid(tree, "value_use"), src_t)]
+    if size is not None:
+        operands.append(typed_use(ctx, size.children[0], IndexType()))
+    return Op("memref.realloc", operands, [res_t], _attrs(ctx, tree), loc=ctx.loc(tree))
+
+
+@prints("memref.realloc")
+def print_realloc(p: Any, op: Op) -> str:
+    src, *size = op.operands
+    return (f"memref.realloc {p.value(src)}" + "".join(f"({p.value(s)})" for s in size)
+            + attr_dict(p, op) + f" : {p.type(src.type)} to {p.type(op.result.type)}")
+
+
 @builds("memref_memory_space_cast")
 def build_memory_space_cast(ctx: Any, tree: Tree) -> Op:
     src_t, res_t = _types(ctx, tree)
