@@ -32,6 +32,11 @@ EXPECTED = {
                                  "[[7,   10],   [8,   11],   [9,   12]]"],
     # a transpose written into a constant's buffer (a read-only global) must not crash
     "transpose_into_constant": ["[[1,   3,   5],   [2,   4,   6]]"],
+    # each iteration negates the whole shared output into a dead result, then inserts a tile
+    # of 0.5: as values the loop yields 0.5 everywhere (mlir-opt 22 negates the shared buffer
+    # in place and prints -0.5 in the rows written first)
+    "forall_writes_whole_shared_out": ["[[0.5,   0.5],   [0.5,   0.5],   [0.5,   0.5],   "
+                                       "[0.5,   0.5]]"],
 }
 
 needs_tools = pytest.mark.skipif(not oracle.available(), reason="mlir-opt-22/mlir-runner-22 missing")
