@@ -484,8 +484,23 @@ def test_control_parity(name):
     text = CONTROL[name]
     exp = tools.inplace_decisions(tools.reference_analysis(text))
     got = _decisions(text)
-    assert got == exp
+    if name in CFG_CONSERVATIVE:
+        # bufferlog copies where mlir-opt 22 relies on its bbArg exemption in a CFG region
+        # (unsound there: tests/miscompiles/write_in_later_block_of_entry_arg.mlir): the same
+        # ops, decisions differ, and bufferlog has at least as many out-of-place operands
+        def copies(ds):
+            return sum(v.count("false") for _, v in ds)
+
+        assert [a for a, _ in got] == [b for b, _ in exp] and got != exp
+        assert copies(got) >= copies(exp)
+    else:
+        assert got == exp
     assert _recheck(text) == []
+
+
+#: CFG programs where bufferlog is more conservative than mlir-opt 22 (docs/analysis.md)
+CFG_CONSERVATIVE = {"cf_cond_br_args", "cf_diamond_siblings", "cf_diamond_slice",
+                    "cf_loop_carried", "cf_two_returns"}
 
 
 FILL_WHOLE_SHARED = """\
