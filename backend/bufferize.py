@@ -428,10 +428,10 @@ class Bufferizer:
         ``allow-unknown-ops``: its tensor operands become ``to_tensor``s of their buffers,
         its tensor results (and its regions' block arguments) get a ``to_buffer`` where a
         bufferized op needs their buffer. Without the option it is an error, as in mlir-opt."""
-        boundary_off = not self.function_boundaries and op.name in ("func.call", "func.return")
-        if not self.allow_unknown_ops and not boundary_off:
-            self.fail(op, f"'{op.name}' op was not bufferized (it has no bufferization semantics; "
-                          "allow-unknown-ops keeps it on tensors)")
+        if not self.allow_unknown_ops and not self.boundary_off(op):
+            bad = self.first_unknown(op)
+            self.fail(bad, f"'{bad.name}' op was not bufferized (no bufferization semantics: declare "
+                           "them in a --rules file, or keep it on tensors with allow-unknown-ops)")
         self.kept.add(op)
         op.set_operands([self.as_tensor(op, i) if self.t_use(op, i) else v
                          for i, v in enumerate(op.operands)])
@@ -439,6 +439,21 @@ class Bufferizer:
             if T.is_tensor(r.type) and self.next_op is not None:
                 self.boundary_at[r] = self.next_op
         return self.regions_of(op) if op.regions else None
+
+    def boundary_off(self, op: Op) -> bool:
+        """``op`` is a call or return left on tensors (function boundaries off)."""
+        return not self.function_boundaries and op.name in ("func.call", "func.return")
+
+    def first_unknown(self, op: Op) -> Op | None:
+        """The unknown op mlir-opt reports for ``op``: the first in post-order (nested ops
+        before the op holding them)."""
+        for r in op.regions:
+            for b in r.blocks:
+                for o in b.ops:
+                    found = self.first_unknown(o)
+                    if found is not None:
+                        return found
+        return op if self.op_id.get(op) in self.an.unknown and not self.boundary_off(op) else None
 
     def done(self, op: Op, *bufs: Value) -> None:
         for r, b in zip(op.results, bufs, strict=True):
@@ -831,7 +846,12 @@ class Bufferizer:
 
     def op_bufferization_to_buffer(self, op):
         """The operand's buffer (a copy when the analysis put it out of place: a
-        ``to_buffer`` without ``read_only`` may be written through), as the result type."""
+        ``to_buffer`` without ``read_only`` may be written through), as the result type.
+        A tensor left on tensors (function boundaries off, unknown ops) keeps the op."""
+        v = op.operands[0]
+        if v in self.boundary_at and v not in self.buf and self.dec.inplace.get((self.op_id.get(op, -1), 0), True):
+            self.kept.add(op)
+            return
         b = self.to_type(self.operand_buffer(op, 0), op.result.type)
         op.result.replace_all_uses_with(b)
         self.dead.append(op)
