@@ -34,7 +34,7 @@ HERE = Path(__file__).parent / "coverage"
 OPTIONS = Path(__file__).parent / "options"
 EXECUTABLE = ["to_buffer_cast", "select", "execute_region", "materialize_arg", "concat_dynamic",
               "recursive_self", "recursive_mutual"]
-UNKNOWN = ["unknown_op", "unknown_region", "unknown_nested"]
+UNKNOWN = ["unknown_op", "unknown_region", "unknown_nested", "unknown_dynamic"]
 UNKNOWN_OSB = ("allow-unknown-ops bufferize-function-boundaries allow-return-allocs-from-loops "
                "function-boundary-type-conversion=identity-layout-map")
 #: what the unknown-op and boundary comparisons count: the ops that show where tensors
@@ -223,13 +223,14 @@ def test_dealloc_of_ops_left_on_tensors_is_an_error():
 # -- bufferize-function-boundaries off (mlir-opt's default) ---------------------------------
 
 BOUNDARIES_OFF = [(OPTIONS, "no_boundaries"), (OPTIONS, "no_boundaries_call"), (HERE, "select"),
-                  (HERE, "recursive_mutual")]
+                  (HERE, "recursive_mutual"), (HERE, "no_boundaries_mixed"), (HERE, "no_boundaries_main")]
 
 
 @pytest.mark.parametrize("where, name", BOUNDARIES_OFF, ids=[n for _, n in BOUNDARIES_OFF])
 def test_boundaries_off_like_mlir_opt(where, name):
     """Signatures stay on tensors, arguments get to_buffer at entry, returned values
-    to_tensor, calls stay on tensors: same ops and signatures as mlir-opt's default."""
+    to_tensor, calls stay on tensors: same ops and signatures as mlir-opt's default, and
+    mlir-opt accepts our output."""
     text = text_of(name, where)
     off = OneShotOptions(bufferize_function_boundaries=False)
     got = ours_bufferized(text, off)
@@ -240,8 +241,9 @@ def test_boundaries_off_like_mlir_opt(where, name):
         oracle.mlir_opt(text, "--one-shot-bufferize=test-analysis-only"))
 
 
-@pytest.mark.parametrize("name", ["concat_dynamic"])
+@pytest.mark.parametrize("name", ["no_boundaries_main", "concat_dynamic"])
 def test_boundaries_off_executes(name):
+    """A program without tensor signatures or calls runs the same with boundaries off."""
     text = text_of(name)
     got = oracle.run_program(print_module(bufferize(
         parse(text, "t.mlir"), "oneshot", True, engine="embedded",
@@ -249,3 +251,17 @@ def test_boundaries_off_executes(name):
     ref = oracle.run_program(oracle.semantic_reference(text))
     assert got.returncode == 0 and got.data == ref.data
     assert (got.live, got.double_frees, got.bad_frees) == (0, 0, 0)
+
+
+def test_boundaries_off_cli():
+    """The flag and the verbatim option string agree; deallocation of the tensor
+    signatures left by it is refused with a located error, not done wrongly."""
+    path = str(HERE / "no_boundaries_mixed.mlir")
+    a = cli("bufferize", path, "--engine", "embedded", "--no-dealloc", "--no-bufferize-function-boundaries")
+    b = cli("bufferize", path, "--engine", "embedded", "--no-dealloc",
+            "--one-shot-bufferize", "bufferize-function-boundaries=false")
+    assert a.returncode == 0 and a.stdout == b.stdout
+    assert counted(a.stdout) == counted(oracle.mlir_opt(path, "--one-shot-bufferize"))
+    p = cli("bufferize", path, "--engine", "embedded", "--no-bufferize-function-boundaries")
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr.startswith(f"{path}:5:3: error: 'func.return' op stays on tensors"), p.stderr
