@@ -540,6 +540,11 @@ class Bufferizer:
         op.result.replace_all_uses_with(d)
         self.dead.append(op)
 
+    def op_tensor_rank(self, op):
+        r = self.emit("memref.rank", [self.B(op.operands[0])], [INDEX]).result
+        op.result.replace_all_uses_with(r)
+        self.dead.append(op)
+
     # .. slices
     def subview(self, b: Value, offs, sizes, strides, result_shape) -> Value:
         rt = self.subview_type(b.type, offs, sizes, strides, result_shape)
@@ -676,6 +681,12 @@ class Bufferizer:
         self.done(op, self.emit("memref.reshape", [b, shape], [memref_of(op.result.type)]).result)
 
     # .. composite tensor ops
+    def op_tensor_splat(self, op):
+        """alloc of the result shape (dynamic sizes: the operands after the value), filled."""
+        b = self.alloc(memref_of(op.result.type), list(op.operands[1:]))
+        self.emit("linalg.fill", [op.operands[0], b], [], {"operandSegmentSizes": dense_i32(1, 1)})
+        self.done(op, b)
+
     def op_tensor_generate(self, op):
         """alloc of the result shape (dynamic sizes: the operands), then the body: a
         ``linalg.map`` on ``linalg.index``es (a ``linalg.fill`` when the value does not
@@ -1063,6 +1074,8 @@ class Bufferizer:
                             for k, v in enumerate(y.operands)])
         self.retype(op.results, types)
         self.ip = op
+
+    op_scf_index_switch = op_scf_if  # the same, over the default region and the cases
 
     def op_scf_execute_region(self, op):
         """The region's blocks, then each tensor result takes the type of the buffer its
