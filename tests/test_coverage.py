@@ -137,6 +137,21 @@ def test_to_buffer_read_only_stays_in_place():
     assert inserts == [["none", "true", "none"]]
 
 
+@pytest.mark.parametrize("strategy", ["oneshot", "optimal"])
+def test_to_buffer_written_through_copies(strategy):
+    """A to_buffer without read_only is a write (mlir-opt puts it out of place when the
+    tensor is read later): the store through it leaves the tensor alone. Compared with
+    mlir-opt's own pipeline: its copy-before-write mode does not copy for to_buffer, so it
+    is no reference here."""
+    text = text_of("to_buffer_write")
+    assert our_decisions(text) == oracle.inplace_decisions(oracle.reference_analysis(text))
+    ref = oracle.run_program(oracle.reference_bufferize(text))
+    got = oracle.run_program(bufferize_text(text, strategy))
+    assert got.returncode == 0 and got.data == ref.data
+    assert " ".join(got.data.split()) == "[5, 1, 1, 1] [1, 1, 1, 1]"
+    assert (got.live, got.double_frees, got.bad_frees) == (0, 0, 0)
+
+
 @pytest.mark.parametrize("name, message", [
     ("materialize_conflict", "'bufferization.materialize_in_destination' op not bufferizable "
                              "under the given constraints: cannot avoid RaW conflict"),
