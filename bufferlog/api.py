@@ -386,7 +386,9 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
     the memref layout of function arguments and results (``identity-layout-map`` or
     ``fully-dynamic-layout-map``). The module is rewritten in place."""
     if layout not in LAYOUTS:
-        raise E.BufferizeError(f"unknown layout '{layout}' (choose from {', '.join(LAYOUTS)})")
+        what = "not supported by bufferize" if layout == "infer-layout-map" else "unknown"
+        raise E.BufferizeError(f"function-boundary-type-conversion: '{layout}' is {what} "
+                               f"(choose from {', '.join(LAYOUTS)})")
     a = analysis or analyze(source, strategy=strategy, engine=engine, rules=rules,
                             options=options)
     module = a.module
