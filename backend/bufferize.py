@@ -19,8 +19,6 @@ a result that is one of the arguments is dropped (callers reuse their operand), 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import (
     ArrayAttr,
@@ -70,11 +68,16 @@ def memref_of(t, layout: str = "identity-layout-map"):
     return T.MemRefType(t.shape, t.elem)
 
 
+def with_space(t: T.MemRefType, space) -> T.MemRefType:
+    """Memref type ``t`` in memory space ``space`` (an attribute, or None)."""
+    return T.MemRefType(t.shape, t.elem, t.layout, space)
+
+
 def in_space(t, like):
     """Type ``t`` in the memory space of memref type ``like`` (views, copies and carried
     buffers stay where their source lives)."""
     space = getattr(like, "memspace", None)
-    return t if space is None or isinstance(t, T.UnrankedMemRefType) else replace(t, memspace=space)
+    return t if space is None or isinstance(t, T.UnrankedMemRefType) else with_space(t, space)
 
 
 def strides_of(t: T.MemRefType) -> tuple[list[int | None], int | None]:
@@ -474,7 +477,7 @@ class Bufferizer:
         if space is not None:  # `1 : i64` is written `1` in a memref type
             space = IntegerAttr(space.value, None) if isinstance(space, IntegerAttr) and str(
                 space.type) == "i64" else space
-            t = replace(t, memspace=space)
+            t = with_space(t, space)
         b = self.alloc(t, p.dynamic_sizes)
         if p.copy is not None:
             self.copy(self.B(p.copy), b)

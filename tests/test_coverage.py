@@ -246,17 +246,19 @@ BOUNDARIES_OFF = [(OPTIONS, "no_boundaries"), (OPTIONS, "no_boundaries_call"), (
                   (HERE, "recursive_mutual"), (HERE, "no_boundaries_mixed"), (HERE, "no_boundaries_main")]
 
 
+@pytest.mark.parametrize("layout", ["fully-dynamic-layout-map", "identity-layout-map"])
 @pytest.mark.parametrize("where, name", BOUNDARIES_OFF, ids=[n for _, n in BOUNDARIES_OFF])
-def test_boundaries_off_like_mlir_opt(where, name):
-    """Signatures stay on tensors, arguments get to_buffer at entry, returned values
-    to_tensor, calls stay on tensors: same ops and signatures as mlir-opt's default, and
-    mlir-opt accepts our output."""
+def test_boundaries_off_like_mlir_opt(where, name, layout):
+    """Signatures stay on tensors, arguments get to_buffer at entry (layout:
+    unknown-type-conversion), returned values to_tensor, calls stay on tensors: same ops,
+    types and signatures as mlir-opt's default, and mlir-opt accepts our output."""
     text = text_of(name, where)
-    off = OneShotOptions(bufferize_function_boundaries=False)
+    off = OneShotOptions(bufferize_function_boundaries=False, unknown_type_conversion=layout)
     got = ours_bufferized(text, off)
-    ref = oracle.mlir_opt(text, "--one-shot-bufferize")
+    ref = oracle.mlir_opt(text, f"--one-shot-bufferize=unknown-type-conversion={layout}")
     assert signatures(got) == signatures(ref) == signatures(text)
     assert counted(got) == counted(ref)
+    assert to_buffer_types(got) == to_buffer_types(ref)
     assert our_decisions(text, off) == oracle.inplace_decisions(
         oracle.mlir_opt(text, "--one-shot-bufferize=test-analysis-only"))
 
