@@ -213,10 +213,10 @@ class Bufferizer:
         value retyped in place, e.g. a function argument reached through ``to_buffer``)."""
         return i in self.tensor_operands.get(op, ())
 
-    def B(self, v: Value, want=None) -> Value:
+    def B(self, v: Value) -> Value:
         b = self.buf.get(v)
         if b is None and v in self.boundary_at:
-            b = self.buf[v] = self.to_buffer(v, want)
+            b = self.buf[v] = self.to_buffer(v)
         if b is None:
             owner = getattr(v, "op", None)
             raise BufferizeError(f"bufferize: no buffer for a tensor value"
@@ -401,12 +401,12 @@ class Bufferizer:
             if T.is_tensor(a.type) and blk.ops:
                 self.boundary_at[a] = blk.ops[0]
 
-    def to_buffer(self, v: Value, want=None) -> Value:
-        """``bufferization.to_buffer`` of tensor ``v`` (of type ``want``, else the fully
-        dynamic layout, or the identity one with ``unknown-type-conversion=identity-layout-map``)
-        where ``v`` becomes available."""
+    def to_buffer(self, v: Value) -> Value:
+        """``bufferization.to_buffer`` of tensor ``v`` where ``v`` becomes available, with
+        the fully dynamic layout (the identity one with
+        ``unknown-type-conversion=identity-layout-map``), as mlir-opt."""
         saved, self.ip = self.ip, self.boundary_at[v]
-        t = want or memref_of(v.type, self.unknown_layout)
+        t = memref_of(v.type, self.unknown_layout)
         op = self.emit("bufferization.to_buffer", [v], [t])
         self.kept.add(op)
         self.ip = saved
