@@ -37,7 +37,6 @@ from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
 from bufferlog.frontend.dialects.tensor import expand_output_shape, reassociation, slice_params
 from bufferlog.frontend.ir import Block, Module, Op, Region, Value
 from bufferlog.frontend.operand_syntax import operand_syntax
-from bufferlog.frontend.value_class import replace
 
 from bufferlog.core import UserError
 
@@ -70,11 +69,16 @@ def memref_of(t, layout: str = "identity-layout-map"):
     return T.MemRefType(t.shape, t.elem)
 
 
+def with_space(t: T.MemRefType, space) -> T.MemRefType:
+    """Memref type ``t`` in memory space ``space`` (an attribute, or None)."""
+    return T.MemRefType(t.shape, t.elem, t.layout, space)
+
+
 def in_space(t, like):
     """Type ``t`` in the memory space of memref type ``like`` (views, copies and carried
     buffers stay where their source lives)."""
     space = getattr(like, "memspace", None)
-    return t if space is None or isinstance(t, T.UnrankedMemRefType) else replace(t, memspace=space)
+    return t if space is None or isinstance(t, T.UnrankedMemRefType) else with_space(t, space)
 
 
 def strides_of(t: T.MemRefType) -> tuple[list[int | None], int | None]:
@@ -175,8 +179,12 @@ def _collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> 
 # -- the rewrite ------------------------------------------------------------------------
 
 class Bufferizer:
-    def __init__(self, module: Module, facts, an, dec, layout: str = "identity-layout-map"):
+    def __init__(self, module: Module, facts, an, dec, layout: str = "identity-layout-map",
+                 allow_unknown_ops: bool = False, function_boundaries: bool = True,
+                 unknown_layout: str = "fully-dynamic-layout-map"):
         self.m, self.an, self.dec, self.layout = module, an, dec, layout
+        self.allow_unknown_ops, self.function_boundaries = allow_unknown_ops, function_boundaries
+        self.unknown_layout = unknown_layout
         self.facts, self.op_id = facts, facts.op_id
         self.buf: dict[Value, Value] = {}
         self.dead: list[Op] = []
@@ -210,6 +218,8 @@ class Bufferizer:
 
     def B(self, v: Value) -> Value:
         b = self.buf.get(v)
+        if b is None and v in self.boundary_at:
+            b = self.buf[v] = self.to_buffer(v)
         if b is None:
             owner = getattr(v, "op", None)
             raise BufferizeError(f"bufferize: no buffer for a tensor value"
@@ -293,8 +303,11 @@ class Bufferizer:
 
     # .. driver
     def run(self) -> None:
-        self.tensor_operands = {op: {i for i, v in enumerate(op.operands) if T.is_tensor(v.type)}
+        self.tensor_operands = {op: {i: v.type for i, v in enumerate(op.operands) if T.is_tensor(v.type)}
                                 for op in walk_ops(self.m)}
+        self.boundary_at: dict[Value, Op] = {}  # tensors left as such -> where to_buffer goes
+        self.as_tensors: dict[tuple[Value, Block], Value] = {}
+        self.kept: set[Op] = set()  # ops left on tensors (unknown ops, boundary casts)
         self.tensor_ops = {op for op, ts in self.tensor_operands.items()
                            if ts or any(T.is_tensor(r.type) for r in op.results)}
         self.state: dict[str, str] = {}
@@ -305,7 +318,7 @@ class Bufferizer:
             self.edits.remove(op)
         self.edits.flush()
         for op in walk_ops(self.m):
-            if op.name == "func.func":
+            if op.name == "func.func" or op in self.kept:
                 continue
             for v in [*op.operands, *op.results]:
                 if T.is_tensor(v.type):
@@ -324,19 +337,22 @@ class Bufferizer:
                 self.func(callee)
         self.ip = saved
         ft = f.attrs["function_type"].type
-        ins = tuple(memref_of(t, self.layout) if T.is_tensor(t) else t for t in ft.inputs)
-        outs = [memref_of(t, self.layout) if T.is_tensor(t) else t for t in ft.results]
+        bound = self.function_boundaries  # off: the signature stays, like mlir-opt's default
+        ins = tuple(memref_of(t, self.layout) if T.is_tensor(t) and bound else t for t in ft.inputs)
+        outs = [memref_of(t, self.layout) if T.is_tensor(t) and bound else t for t in ft.results]
         blocks = f.regions[0].blocks
         drop: dict[int, int] = {}
         if blocks:
             for a in blocks[0].args:
-                if T.is_tensor(a.type):
+                if T.is_tensor(a.type) and bound:
                     a.type = memref_of(a.type, self.layout)
                     self.buf[a] = a
+            if not bound:
+                self.leave_on_tensors(blocks[0])
             self.result_types = outs
             self.returned: list[tuple[Op, int, int, Value]] = []  # infer-layout-map
             self.drop = drop
-            self.may_drop = name != "main" and len(blocks) == 1 and name not in self.nodrop
+            self.may_drop = bound and name != "main" and len(blocks) == 1 and name not in self.nodrop
             self.pending: dict[Block, list[tuple[Op, int, int]]] = {}
             for blk in blocks:
                 if blk is not blocks[0]:
@@ -364,8 +380,10 @@ class Bufferizer:
                 stack.pop()
 
     def _ops_of(self, blk):
-        for op in list(blk.ops):
+        ops = list(blk.ops)
+        for k, op in enumerate(ops):
             self.ip = op
+            self.next_op = ops[k + 1] if k + 1 < len(ops) else None
             nested = self.visit(op)
             if nested is not None:
                 yield from nested
@@ -379,6 +397,8 @@ class Bufferizer:
             return h(op)
         if is_structured(op) and tensors:
             return self.linalg(op)
+        if tensors and self.op_id.get(op) in self.an.unknown:
+            return self.unknown(op)
         if tensors and op.name not in PASS_THROUGH:
             if self.user_op(op):
                 return self.declared(op)
@@ -386,10 +406,78 @@ class Bufferizer:
         return self.regions_of(op) if op.regions else None
 
     def regions_of(self, op: Op):
+        """The blocks of an op left as it is; tensor block arguments (only unknown ops have
+        them here) stay tensors."""
         for r in op.regions:
             for b in r.blocks:
+                self.leave_on_tensors(b)
                 yield b
                 self.ip = op
+
+    # .. tensors left on tensors: unknown ops (allow-unknown-ops), function boundaries off
+    def leave_on_tensors(self, blk: Block) -> None:
+        """The tensor arguments of ``blk`` stay tensors: a use that needs their buffer gets
+        a ``to_buffer`` at the start of the block (mlir's layout for unknown types)."""
+        for a in blk.args:
+            if T.is_tensor(a.type) and blk.ops:
+                self.boundary_at[a] = blk.ops[0]
+
+    def to_buffer(self, v: Value) -> Value:
+        """``bufferization.to_buffer`` of tensor ``v`` where ``v`` becomes available, with
+        the fully dynamic layout (the identity one with
+        ``unknown-type-conversion=identity-layout-map``), as mlir-opt."""
+        saved, self.ip = self.ip, self.boundary_at[v]
+        t = memref_of(v.type, self.unknown_layout)
+        op = self.emit("bufferization.to_buffer", [v], [t])
+        self.kept.add(op)
+        self.ip = saved
+        return op.result
+
+    def as_tensor(self, op: Op, i: int) -> Value:
+        """Tensor operand ``i`` of an op left on tensors: the tensor itself when it never
+        got a buffer, else a ``bufferization.to_tensor`` of its buffer (one per block)."""
+        v = op.operands[i]
+        if v in self.boundary_at:
+            return v
+        b = self.B(v)
+        key = (b, op.parent)
+        if key not in self.as_tensors:
+            t = self.emit("bufferization.to_tensor", [b], [self.tensor_operands[op][i]])
+            self.kept.add(t)
+            self.as_tensors[key] = t.result
+        return self.as_tensors[key]
+
+    def unknown(self, op: Op):
+        """An op without bufferization semantics (mlir's unknown op) stays on tensors with
+        ``allow-unknown-ops``: its tensor operands become ``to_tensor``s of their buffers,
+        its tensor results (and its regions' block arguments) get a ``to_buffer`` where a
+        bufferized op needs their buffer. Without the option it is an error, as in mlir-opt."""
+        if not self.allow_unknown_ops and not self.boundary_off(op):
+            bad = self.first_unknown(op)
+            self.fail(bad, f"'{bad.name}' op was not bufferized (no bufferization semantics: declare "
+                           "them in a --rules file, or keep it on tensors with allow-unknown-ops)")
+        self.kept.add(op)
+        op.set_operands([self.as_tensor(op, i) if self.t_use(op, i) else v
+                         for i, v in enumerate(op.operands)])
+        for r in op.results:
+            if T.is_tensor(r.type) and self.next_op is not None:
+                self.boundary_at[r] = self.next_op
+        return self.regions_of(op) if op.regions else None
+
+    def boundary_off(self, op: Op) -> bool:
+        """``op`` is a call or return left on tensors (function boundaries off)."""
+        return not self.function_boundaries and op.name in ("func.call", "func.return")
+
+    def first_unknown(self, op: Op) -> Op | None:
+        """The unknown op mlir-opt reports for ``op``: the first in post-order (nested ops
+        before the op holding them)."""
+        for r in op.regions:
+            for b in r.blocks:
+                for o in b.ops:
+                    found = self.first_unknown(o)
+                    if found is not None:
+                        return found
+        return op if self.op_id.get(op) in self.an.unknown and not self.boundary_off(op) else None
 
     def done(self, op: Op, *bufs: Value) -> None:
         for r, b in zip(op.results, bufs, strict=True):
@@ -410,7 +498,7 @@ class Bufferizer:
         if space is not None:  # `1 : i64` is written `1` in a memref type
             space = IntegerAttr(space.value, None) if isinstance(space, IntegerAttr) and str(
                 space.type) == "i64" else space
-            t = replace(t, memspace=space)
+            t = with_space(t, space)
         b = self.alloc(t, p.dynamic_sizes)
         if p.copy is not None:
             self.copy(self.B(p.copy), b)
@@ -487,6 +575,11 @@ class Bufferizer:
     def op_tensor_dim(self, op):
         d = self.emit("memref.dim", [self.B(op.operands[0]), op.operands[1]], [INDEX]).result
         op.result.replace_all_uses_with(d)
+        self.dead.append(op)
+
+    def op_tensor_rank(self, op):
+        r = self.emit("memref.rank", [self.B(op.operands[0])], [INDEX]).result
+        op.result.replace_all_uses_with(r)
         self.dead.append(op)
 
     # .. slices
@@ -629,6 +722,12 @@ class Bufferizer:
         self.done(op, self.emit("memref.reshape", [b, shape], [memref_of(op.result.type)]).result)
 
     # .. composite tensor ops
+    def op_tensor_splat(self, op):
+        """alloc of the result shape (dynamic sizes: the operands after the value), filled."""
+        b = self.alloc(memref_of(op.result.type), list(op.operands[1:]))
+        self.emit("linalg.fill", [op.operands[0], b], [], {"operandSegmentSizes": dense_i32(1, 1)})
+        self.done(op, b)
+
     def op_tensor_generate(self, op):
         """alloc of the result shape (dynamic sizes: the operands), then the body: a
         ``linalg.map`` on ``linalg.index``es (a ``linalg.fill`` when the value does not
@@ -799,7 +898,12 @@ class Bufferizer:
 
     def op_bufferization_to_buffer(self, op):
         """The operand's buffer (a copy when the analysis put it out of place: a
-        ``to_buffer`` without ``read_only`` may be written through), as the result type."""
+        ``to_buffer`` without ``read_only`` may be written through), as the result type.
+        A tensor left on tensors (function boundaries off, unknown ops) keeps the op."""
+        v = op.operands[0]
+        if v in self.boundary_at and v not in self.buf and self.dec.inplace.get((self.op_id.get(op, -1), 0), True):
+            self.kept.add(op)
+            return
         b = self.to_type(self.operand_buffer(op, 0), op.result.type)
         op.result.replace_all_uses_with(b)
         self.dead.append(op)
@@ -816,6 +920,8 @@ class Bufferizer:
 
     # .. functions
     def op_func_return(self, op):
+        if not self.function_boundaries:
+            return self.unknown(op)
         vals = []
         args = op.parent.parent.entry.args
         for k, v in enumerate(op.operands):
@@ -851,6 +957,8 @@ class Bufferizer:
                 op.set_operand(i, self.to_type(b, outs[k]))
 
     def op_func_call(self, op):
+        if not self.function_boundaries:  # calls are unknown ops (mlir-opt's default)
+            return self.unknown(op)
         callee = op.attrs["callee"].root
         f = self.funcs.get(callee)
         if f is None:
@@ -1008,6 +1116,8 @@ class Bufferizer:
         self.retype(op.results, types)
         self.ip = op
 
+    op_scf_index_switch = op_scf_if  # the same, over the default region and the cases
+
     def op_scf_execute_region(self, op):
         """The region's blocks, then each tensor result takes the type of the buffer its
         (unique) ``scf.yield`` passes (MLIR's buffer type of the yielded value)."""
@@ -1146,16 +1256,22 @@ def dense_i32(*sizes: int):
 
 def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
               layout: str = "identity-layout-map", engine: str = "auto",
-              rules_dir: str | None = None, analysis: tuple | None = None) -> Module:
+              rules_dir: str | None = None, analysis: tuple | None = None,
+              options=None) -> Module:
     """Bufferize ``module`` in place (and return it); with ``dealloc`` also insert the
     deallocations of :mod:`bufferlog.backend.dealloc`. ``analysis`` is the
     ``(facts, analysis, decisions)`` triple of ``engine.oneshot.analyze_module`` for this
     very module, when the caller already has it; else it is computed here (with the
-    ``rules_dir`` overlay)."""
+    ``rules_dir`` overlay). ``options``: mlir-opt's One-Shot options
+    (``engine.options.OneShotOptions``: allow-unknown-ops, bufferize-function-boundaries,
+    unknown-type-conversion)."""
     from bufferlog.engine.oneshot import analyze_module
+    from bufferlog.engine.options import OneShotOptions
 
-    facts, an, dec = analysis or analyze_module(module, strategy, engine, rules_dir)
-    Bufferizer(module, facts, an, dec, layout).run()
+    options = options or OneShotOptions()
+    facts, an, dec = analysis or analyze_module(module, strategy, engine, rules_dir, options=options)
+    Bufferizer(module, facts, an, dec, layout, options.allow_unknown_ops,
+               options.bufferize_function_boundaries, options.unknown_type_conversion).run()
     if not dealloc:
         return module
     from bufferlog.backend.dealloc import deallocate

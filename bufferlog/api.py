@@ -396,7 +396,9 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
     the memref layout of function arguments and results (``identity-layout-map`` or
     ``fully-dynamic-layout-map``). The module is rewritten in place."""
     if layout not in LAYOUTS:
-        raise E.BufferizeError(f"unknown layout '{layout}' (choose from {', '.join(LAYOUTS)})")
+        what = "not supported by bufferize" if layout == "infer-layout-map" else "unknown"
+        raise E.BufferizeError(f"function-boundary-type-conversion: '{layout}' is {what} "
+                               f"(choose from {', '.join(LAYOUTS)})")
     a = analysis or analyze(source, strategy=strategy, engine=engine, rules=rules,
                             options=options)
     module = a.module
@@ -405,13 +407,25 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
         from bufferlog.backend.bufferize import bufferize as rewrite
 
         rewrite(module, a.strategy, False, layout, engine,
-                rules_dir=str(rules) if rules is not None else None, analysis=a._raw)
+                rules_dir=str(rules) if rules is not None else None, analysis=a._raw,
+                options=a.options)
     stats = None
     if dealloc:
+        kept = next((op for op in module.walk() if _on_tensors(op) and op.name not in
+                     ("bufferization.to_tensor", "bufferization.to_buffer")), None)
+        if kept is not None:  # left by allow-unknown-ops / bufferize-function-boundaries=0
+            raise E.DeallocError(f"'{kept.name}' op stays on tensors: deallocation of partly "
+                                 "bufferized IR is not supported (use --no-dealloc)", kept.loc)
         stats = _deallocate(module, "memref-dealloc", engine, rules)
     with phase("figures"):
         return Bufferized(module, a, OutputFigures.of(module), _copies(module, a, source_ops),
                           stats)
+
+
+def _on_tensors(op: Any) -> bool:
+    from bufferlog.frontend import types as T
+
+    return any(T.is_tensor(v.type) for v in [*op.operands, *op.results])
 
 
 def _deallocate(module: Any, emit: str, engine: str, rules: Any = None) -> DeallocStats:

@@ -235,7 +235,7 @@ def finish(view: ProgramView, g: Greedy, final: dict[str, set]) -> Decisions:
     for r, j, i in final["return_equiv_arg"]:
         eq[r][j] = i
     for r, m in eq.items():
-        dec.equivalent_args[r] = [m.get(j, -1) for j in view.op_tuses.get(r, ())]
+        dec.equivalent_args[r] = [m.get(j, -1) for j in range(view.n_operands[r])]
     return dec
 
 

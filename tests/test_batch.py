@@ -198,7 +198,7 @@ def test_partial_when_bufferize_fails(tmp_path):
     shutil.copy(CORPUS / GOOD[0], d / "good.mlir")
     (d / "gen.mlir").write_text(
         "func.func @f(%x: f32) -> tensor<4xf32> {\n"
-        "  %g = tensor.splat %x : tensor<4xf32>\n"
+        "  %g = \"foo.make\"(%x) : (f32) -> tensor<4xf32>\n"
         "  return %g : tensor<4xf32>\n}\n")
     cache = tmp_path / "cache"
     for n in range(2):  # the second run reads the partial row from the cache
@@ -208,7 +208,7 @@ def test_partial_when_bufferize_fails(tmp_path):
         assert rc == 1
         r = rows["gen.mlir"]
         assert r["status"] == "partial" and r["cached"] is bool(n)
-        assert "tensor.splat" in r["bufferize_error"] and r["error"] is None
+        assert "foo.make" in r["bufferize_error"] and r["error"] is None
         assert r["bufferize_error_loc"].endswith("gen.mlir:2:3")
         assert r["ops"] == 3 and r["inplace_pct"] == 100.0 and r["out_of_place_operands"] == 0
         assert all(r[k] is None for k in B.BACKEND_FIGURES)

@@ -153,5 +153,5 @@ def test_cli_without_the_rules_refuses_the_op(tmp_path):
     p = subprocess.run([sys.executable, "-m", "bufferlog.cli", "bufferize", str(f)],
                        capture_output=True, text=True)
     assert p.returncode == 1
-    assert re.match(rf"{re.escape(str(f))}:\d+:\d+: error: bufferize: unsupported op 'my\.scale'",
+    assert re.match(rf"{re.escape(str(f))}:\d+:\d+: error: 'my\.scale' op was not bufferized",
                     p.stderr), p.stderr
