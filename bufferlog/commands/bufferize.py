@@ -19,11 +19,37 @@ def register(sub) -> None:
                    default=None,
                    help="memref layout of tensor function arguments and results "
                         "(default: identity-layout-map)")
+    add_plan_options(p)
     add_engine(p)
     add_rules(p)
     add_stats(p)
     add_oneshot_options(p)
     p.set_defaults(func=run)
+
+
+def add_plan_options(p) -> None:
+    """The memory planning stages (docs/memory-planning.md), each on by default."""
+    g = p.add_argument_group("memory planning (docs/memory-planning.md)")
+    g.add_argument("--no-fold", dest="fold", action="store_false",
+                   help="keep copies of a buffer onto itself and scf.if on constants")
+    g.add_argument("--no-free-at-last-use", dest="free_at_last_use", action="store_false",
+                   help="free buffers at block ends, as mlir-opt does, not after their last use")
+    g.add_argument("--no-hoist-out-of-loops", dest="hoist_out_of_loops", action="store_false",
+                   help="keep allocations inside the loops that make them")
+    g.add_argument("--no-promote-buffers-to-stack", dest="promote_buffers_to_stack",
+                   action="store_false", help="keep every buffer on the heap")
+    g.add_argument("--max-alloc-size-in-bytes", type=int, default=1024, metavar="N",
+                   help="largest buffer promoted to the stack (mlir-opt's "
+                        "promote-buffers-to-stack option; default 1024)")
+    g.add_argument("--no-plan", action="store_true", help="turn every planning stage off")
+
+
+def plan_options(args):
+    from bufferlog.backend.plan import PlanOptions
+
+    if args.no_plan:
+        return PlanOptions.off()
+    return PlanOptions(**{k: getattr(args, k) for k in PlanOptions.__dataclass_fields__})
 
 
 def run(args) -> int:
@@ -39,9 +65,12 @@ def run(args) -> int:
         if layout is None:
             layout = opts.function_boundary_type_conversion
         b = bufferize(parse(text, name), strategy=args.strategy, dealloc=not args.no_dealloc,
-                      layout=layout, engine=args.engine, rules=args.rules, options=opts)
+                      layout=layout, engine=args.engine, rules=args.rules, options=opts,
+                      plan=plan_options(args))
         if args.stats:
-            print_stats(figures_row(b.analysis, b))
+            from dataclasses import asdict
+
+            print_stats({**figures_row(b.analysis, b), **asdict(b.plan)})
         return b.text
 
     return run_on_input(args, work)
