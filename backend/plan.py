@@ -24,19 +24,25 @@ from .plan_stack import hoist_out_of_loops, promote_to_stack
 
 @dataclass(frozen=True)
 class PlanOptions:
-    """Which planning stages run (all by default)."""
+    """Which planning stages run: folds and frees at the last use by default; hoisting
+    and stack promotion on request (like mlir-opt's passes, they change where buffers
+    live, not only when they are freed)."""
 
     fold: bool = True
     free_at_last_use: bool = True
-    hoist_out_of_loops: bool = True
-    promote_buffers_to_stack: bool = True
+    hoist_out_of_loops: bool = False  # opt-in, as mlir-opt's --buffer-loop-hoisting
+    promote_buffers_to_stack: bool = False  # opt-in, as mlir-opt's pass of that name
     max_alloc_size_in_bytes: int = 1024  # mlir-opt's promote-buffers-to-stack default
 
     @classmethod
     def off(cls) -> PlanOptions:
         """No stage: bufferize and deallocate as mlir-opt's pipeline places buffers."""
-        return cls(**{k: False for k, f in cls.__dataclass_fields__.items()
-                      if f.type in ("bool", bool)})
+        return cls(fold=False, free_at_last_use=False)
+
+    @classmethod
+    def all(cls) -> PlanOptions:
+        """Every stage."""
+        return cls(hoist_out_of_loops=True, promote_buffers_to_stack=True)
 
 
 @dataclass

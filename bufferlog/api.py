@@ -404,8 +404,7 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
         rewrite(module, a.strategy, False, layout, engine,
                 rules_dir=str(rules) if rules is not None else None, analysis=a._raw,
                 plan=PlanOptions.off())
-    with phase("plan"):
-        planned = before_dealloc(module, plan)
+        planned = before_dealloc(module, plan)  # memory planning (backend/plan.py)
     stats = None
     if dealloc:
         stats = _deallocate(module, "memref-dealloc", engine, rules, plan.free_at_last_use)

@@ -78,7 +78,7 @@ def _run(ir: str) -> oracle.RunResult:
 @pytest.mark.parametrize("name", [p.stem for p in MODELS] + [f"gen{s}" for s in range(12)])
 def test_free_at_last_use_runs_and_lowers_peak(name):
     """Same printed values as mlir-opt's pipeline, nothing live, no double or foreign
-    free; the peak is never above that of frees at block ends."""
+    free (also with every stage); the peak is never above that of frees at block ends."""
     if name.startswith("gen"):
         text = gen_programs.generate(int(name[3:]), 12, dps=True)
     else:
@@ -86,7 +86,8 @@ def test_free_at_last_use_runs_and_lowers_peak(name):
     ref = _run(theirs(text))
     late = _run(ours(text, PlanOptions(free_at_last_use=False)))
     early = _run(ours(text))
-    assert early.data == ref.data == late.data
+    full = _run(ours(text, PlanOptions.all()))  # hoisting and the stack too
+    assert early.data == ref.data == late.data == full.data
     assert early.peak_bytes <= late.peak_bytes
 
 
@@ -130,8 +131,9 @@ def test_small_local_buffers_go_to_the_stack():
     not escape are allocas: no heap allocation at all; a lower limit keeps them."""
     text = _two_buffers(64)  # 256 bytes each
     ref = _run(theirs(text))
-    stack = _run(ours(text))
-    heap = _run(ours(text, PlanOptions(max_alloc_size_in_bytes=128)))
+    stack = _run(ours(text, PlanOptions(promote_buffers_to_stack=True)))
+    heap = _run(ours(text, PlanOptions(promote_buffers_to_stack=True,
+                                       max_alloc_size_in_bytes=128)))
     assert stack.data == ref.data == heap.data
     assert (stack.allocs, stack.peak_bytes) == (0, 0)
     assert heap.allocs == 2 and heap.peak_bytes == 64 * 4
@@ -144,7 +146,7 @@ def test_loop_temporary_hoisted_and_example_runs():
     once, not once per iteration; same values as mlir-opt, nothing live."""
     text = (oracle.REPO / "examples" / "memplan.mlir").read_text()
     ref = _run(theirs(text))
-    planned = _run(ours(text))
+    planned = _run(ours(text, PlanOptions.all()))
     unplanned = _run(ours(text, PlanOptions.off()))
     assert planned.data == ref.data == unplanned.data
     assert unplanned.allocs == 7 and planned.allocs == 4
