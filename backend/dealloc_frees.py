@@ -119,9 +119,14 @@ class Frees:
         roots: dict[int, set[int]] = defaultdict(set)
         for v, r in d.rel("owning_root"):
             roots[v].add(r)
-        after: dict[tuple[int, int], int] = {}
+        after: dict[tuple[int, int], Op] = {}  # (t, v) -> the op to free v before
         if d.free_at_last_use:
-            after = {(t, v): o for t, v, o in d.rel("free_after")}
+            for t, v, o in d.rel("free_after"):
+                last = d.f.ops[o]
+                if last.parent is not None:  # (not a removed dead-buffer op)
+                    after[(t, v)] = self._next_op(last)
+            for t, v in d.rel("free_at_start"):
+                after[(t, v)] = d.f.values[v].block.ops[0]
         for t in sorted(per_t):
             top = d.f.ops[t]
             items = [it for vid in sorted(per_t[t])
@@ -136,18 +141,17 @@ class Frees:
             self._emit_all(anchor, items, roots)
 
     def _emit_all(self, anchor: Op, items: list[Item], roots: dict[int, set[int]],
-                  after: dict[int, int] | None = None) -> None:
+                  early: dict[int, Op] | None = None) -> None:
         """Free ``items`` before ``anchor``; a value alone in its group (no runtime alias
-        check) that ``after`` maps to its last use (``free_after``) is freed right after
-        that op instead."""
+        check) that ``early`` maps to an op (right after its last use: ``free_after``,
+        ``free_at_start``) is freed before that op instead."""
         d = self.d
         for grp in self._groups(items, roots):
             if len(grp) == 1:
                 it = grp[0]
                 at = anchor
-                last = d.f.ops[after[it.vid]] if after and it.vid in after else None
-                if last is not None and last.parent is not None:  # (not a removed op)
-                    at = self._next_op(last)
+                if early and it.vid in early:
+                    at = early[it.vid]
                     self.stats.early += 1
                 if it.why:
                     self.stats.reasons.append(f"{at.loc}: guarded free of {d.name(it.value)}: {it.why}")
