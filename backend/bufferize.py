@@ -1022,7 +1022,8 @@ class Bufferizer:
             if i < first or not self.t_use(op, i):
                 types.append(None)
                 continue
-            b = self.operand_buffer(op, i)
+            # a copy only if the loop reads the init (its iter_arg), as mlir-opt
+            b = self.operand_buffer(op, i, (self.op_id.get(op, -1), i) in self.an.reads)
             ro = getattr(strip_casts(b), "op", None)
             if ro is not None and ro.name == "memref.get_global":
                 b = self.fresh_copy(b)
@@ -1257,14 +1258,15 @@ def dense_i32(*sizes: int):
 def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
               layout: str = "identity-layout-map", engine: str = "auto",
               rules_dir: str | None = None, analysis: tuple | None = None,
-              options=None) -> Module:
+              options=None, plan=None) -> Module:
     """Bufferize ``module`` in place (and return it); with ``dealloc`` also insert the
     deallocations of :mod:`bufferlog.backend.dealloc`. ``analysis`` is the
     ``(facts, analysis, decisions)`` triple of ``engine.oneshot.analyze_module`` for this
     very module, when the caller already has it; else it is computed here (with the
     ``rules_dir`` overlay). ``options``: mlir-opt's One-Shot options
     (``engine.options.OneShotOptions``: allow-unknown-ops, bufferize-function-boundaries,
-    unknown-type-conversion)."""
+    unknown-type-conversion). ``plan``: the memory planning stages
+    (``backend.plan.PlanOptions``, all on by default)."""
     from bufferlog.engine.oneshot import analyze_module
     from bufferlog.engine.options import OneShotOptions
 
@@ -1272,9 +1274,13 @@ def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
     facts, an, dec = analysis or analyze_module(module, strategy, engine, rules_dir, options=options)
     Bufferizer(module, facts, an, dec, layout, options.allow_unknown_ops,
                options.bufferize_function_boundaries, options.unknown_type_conversion).run()
+    from bufferlog.backend.plan import PlanOptions, before_dealloc
+
+    plan = plan or PlanOptions()  # memory planning stages (backend/plan.py)
+    before_dealloc(module, plan)
     if not dealloc:
         return module
     from bufferlog.backend.dealloc import deallocate
 
-    deallocate(module, "memref-dealloc", engine, rules_dir)
+    deallocate(module, "memref-dealloc", engine, rules_dir, plan.free_at_last_use)
     return module

@@ -47,13 +47,14 @@ __all__ = ["EMITS", "Dealloc", "Stats", "clone_ops", "deallocate"]
 
 class Dealloc:
     def __init__(self, module: Module, emit: str = "memref-dealloc", engine: str = "auto",
-                 rules_dir: str | Path | None = None):
+                 rules_dir: str | Path | None = None, free_at_last_use: bool = True):
         if emit not in EMITS:
             raise UserError(f"unknown --emit '{emit}' (choose from {', '.join(EMITS)})")
         self.m = module
         self.emit = emit
         self.engine = engine
         self.rules_dir = rules_dir
+        self.free_at_last_use = free_at_last_use
         self.stats = Stats()
 
     # ------------------------------------------------------------------ driver
@@ -324,7 +325,9 @@ def clone_ops(src: Value, loc, view_source=None) -> list[Op]:
 
 
 def deallocate(module: Module, emit: str = "memref-dealloc", engine: str = "auto",
-               rules_dir: str | Path | None = None) -> Stats:
-    d = Dealloc(module, emit, engine, rules_dir)
+               rules_dir: str | Path | None = None, free_at_last_use: bool = True) -> Stats:
+    """Insert the frees; ``free_at_last_use`` frees a buffer right after its last use in
+    the block whose end would free it (``rules/plan.dl free_after``)."""
+    d = Dealloc(module, emit, engine, rules_dir, free_at_last_use)
     d.run()
     return d.stats

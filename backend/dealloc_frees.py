@@ -39,12 +39,13 @@ class Stats:
     clones: int = 0
     indicators: int = 0
     folded: int = 0
+    early: int = 0  # frees moved up from the block end to right after the last use
     reasons: list[str] = field(default_factory=list)  # one line per guarded free or runtime check
 
     def summary(self) -> str:
         return (f"deallocs: static={self.static} conditional={self.conditional} "
                 f"runtime={self.runtime} clones={self.clones} indicators={self.indicators} "
-                f"folded={self.folded}")
+                f"folded={self.folded} early={self.early}")
 
 
 class Conditions:
@@ -129,6 +130,7 @@ class Frees:
         self.d = d  # the Dealloc driver: facts, relations, values, constants, emit mode
         self.cond = Conditions(d.constants)
         self.stats: Stats = d.stats
+        self._next: dict[Block, dict[Op, Op]] = {}
 
     def run(self) -> None:
         """Frees before each terminator (``free_on_edge``), then at the start of blocks
@@ -143,11 +145,20 @@ class Frees:
         roots: dict[int, set[int]] = defaultdict(set)
         for v, r in d.rel("owning_root"):
             roots[v].add(r)
+        after: dict[tuple[int, int], Op] = {}  # (t, v) -> the op to free v before
+        if d.free_at_last_use:
+            for t, v, o in d.rel("free_after"):
+                last = d.f.ops[o]
+                if last.parent is not None:  # (not a removed dead-buffer op)
+                    after[(t, v)] = self._next_op(last)
+            for t, v in d.rel("free_at_start"):
+                after[(t, v)] = d.f.values[v].block.ops[0]
         for t in sorted(per_t):
             top = d.f.ops[t]
             items = [it for vid in sorted(per_t[t])
                      if (it := self._item(t, top, vid, per_t[t][vid])) is not None]
-            self._emit_all(top, items, roots)
+            self._emit_all(top, items, roots, {it.vid: after[(t, it.vid)] for it in items
+                                               if (t, it.vid) in after})
         blocks = {b: k for k, b in d.f.block_id.items()}
         for s in sorted(per_s):
             anchor = blocks[s].ops[0]
@@ -155,22 +166,38 @@ class Frees:
                      if (it := self._item(-1, anchor, vid, set())) is not None]
             self._emit_all(anchor, items, roots)
 
-    def _emit_all(self, anchor: Op, items: list[Item], roots: dict[int, set[int]]) -> None:
+    def _emit_all(self, anchor: Op, items: list[Item], roots: dict[int, set[int]],
+                  early: dict[int, Op] | None = None) -> None:
+        """Free ``items`` before ``anchor``; a value alone in its group (no runtime alias
+        check) that ``early`` maps to an op (right after its last use: ``free_after``,
+        ``free_at_start``) is freed before that op instead."""
         d = self.d
         for grp in self._groups(items, roots):
             if len(grp) == 1:
                 it = grp[0]
+                at = anchor
+                if early and it.vid in early:
+                    at = early[it.vid]
+                    self.stats.early += 1
                 if it.why:
-                    self.stats.reasons.append(f"{anchor.loc}: guarded free of {d.name(it.value)}: {it.why}")
+                    self.stats.reasons.append(f"{at.loc}: guarded free of {d.name(it.value)}: {it.why}")
                 d.cause = (f"free of {d.describe(it.value)}: " + (it.why or "owned here, not live "
                            "past this point, not returned nor forwarded"))
-                self.emit_one(anchor, it.value, it.lits)
+                self.emit_one(at, it.value, it.lits)
             else:
                 names = ", ".join(d.name(it.value) for it in grp)
                 d.cause = (f"runtime alias check freeing {names}: they may be one "
                            "buffer (allocation sites not provably disjoint) and may be owned at once")
                 self.stats.reasons.append(f"{anchor.loc}: {d.cause}")
                 self._emit_runtime(anchor, grp)
+
+    def _next_op(self, op: Op) -> Op:
+        """The op after ``op`` in its block (indexed once per block: the ops inserted
+        meanwhile are queued, or i1 constants put first, so the successor stays)."""
+        blk = op.parent
+        if blk not in self._next:
+            self._next[blk] = dict(zip(blk.ops, blk.ops[1:], strict=False))
+        return self._next[blk][op]
 
     def _item(self, t: int, top: Op, vid: int, edges: set[int]) -> Item | None:
         d = self.d

@@ -152,6 +152,7 @@ class DeallocStats:
     clones: int
     indicators: int  # i1 ownership indicators added
     folded: int  # conditions Z3 folded to a constant
+    early: int = 0  # frees moved up to right after the last use (rules/plan.dl)
     reasons: tuple[str, ...] = ()  # why each guarded free or runtime check is kept
 
 
@@ -204,6 +205,7 @@ class Bufferized:
     figures: OutputFigures
     copies: list[Copy]
     dealloc: DeallocStats | None  # None with dealloc=False
+    plan: Any = None  # backend.plan.PlanStats: what the memory planning stages did
 
     @property
     def text(self) -> str:
@@ -390,11 +392,16 @@ def _analysis(module: Any, raw: tuple, strategy: str, engine: str) -> Analysis:
 def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
               layout: str = "identity-layout-map", engine: str = "auto",
               rules: str | os.PathLike | None = None,
-              analysis: Analysis | None = None, options: Any = None) -> Bufferized:
+              analysis: Analysis | None = None, options: Any = None,
+              plan: Any = None) -> Bufferized:
     """Tensor IR to memref IR from the in-place decisions (an ``analysis`` already made
     on this module is reused), then deallocations unless ``dealloc=False``. ``layout``:
     the memref layout of function arguments and results (``identity-layout-map`` or
-    ``fully-dynamic-layout-map``). The module is rewritten in place."""
+    ``fully-dynamic-layout-map``). ``plan``: the memory planning stages
+    (``backend.plan.PlanOptions``; all by default). The module is rewritten in place."""
+    from bufferlog.backend.plan import PlanOptions, before_dealloc, peak_static_bytes
+
+    plan = plan or PlanOptions()
     if layout not in LAYOUTS:
         what = "not supported by bufferize" if layout == "infer-layout-map" else "unknown"
         raise E.BufferizeError(f"function-boundary-type-conversion: '{layout}' is {what} "
@@ -408,7 +415,8 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
 
         rewrite(module, a.strategy, False, layout, engine,
                 rules_dir=str(rules) if rules is not None else None, analysis=a._raw,
-                options=a.options)
+                options=a.options, plan=PlanOptions.off())
+        planned = before_dealloc(module, plan)  # memory planning (backend/plan.py)
     stats = None
     if dealloc:
         kept = next((op for op in module.walk() if _on_tensors(op) and op.name not in
@@ -416,10 +424,12 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
         if kept is not None:  # left by allow-unknown-ops / bufferize-function-boundaries=0
             raise E.DeallocError(f"'{kept.name}' op stays on tensors: deallocation of partly "
                                  "bufferized IR is not supported (use --no-dealloc)", kept.loc)
-        stats = _deallocate(module, "memref-dealloc", engine, rules)
+        stats = _deallocate(module, "memref-dealloc", engine, rules, plan.free_at_last_use)
     with phase("figures"):
+        planned.peak_static_bytes = peak_static_bytes(module)
+        planned.early_frees = stats.early if stats is not None else 0
         return Bufferized(module, a, OutputFigures.of(module), _copies(module, a, source_ops),
-                          stats)
+                          stats, planned)
 
 
 def _on_tensors(op: Any) -> bool:
@@ -428,13 +438,14 @@ def _on_tensors(op: Any) -> bool:
     return any(T.is_tensor(v.type) for v in [*op.operands, *op.results])
 
 
-def _deallocate(module: Any, emit: str, engine: str, rules: Any = None) -> DeallocStats:
+def _deallocate(module: Any, emit: str, engine: str, rules: Any = None,
+                free_at_last_use: bool = True) -> DeallocStats:
     with phase("dealloc"), _stage(E.DeallocError):
         from bufferlog.backend.dealloc import deallocate as insert
 
         if emit not in EMITS:
             raise E.DeallocError(f"unknown --emit '{emit}' (choose from {', '.join(EMITS)})")
-        st = insert(module, emit, engine, rules)
+        st = insert(module, emit, engine, rules, free_at_last_use)
         return DeallocStats(**{k: getattr(st, k) for k in DeallocStats.__dataclass_fields__
                                if k != "reasons"}, reasons=tuple(st.reasons))
 

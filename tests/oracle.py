@@ -529,6 +529,7 @@ class RunResult:
     bad_frees: int | None
     returncode: int
     stderr: str = ""
+    peak_bytes: int | None = None  # the most heap bytes held at once (memcount.c)
 
     @property
     def data(self) -> str:
@@ -548,6 +549,7 @@ _HEADER_RE = re.compile(r"Unranked Memref base@ = 0x[0-9a-fA-F]+ rank = \d+ offs
                         r"sizes = \[[^\]]*\] strides = \[[^\]]*\] data = \n?")
 _MEMCOUNT_RE = re.compile(r"MEMCOUNT allocs=(\d+) frees=(\d+) live=(-?\d+) "
                           r"double_frees=(\d+) bad_frees=(\d+)")
+_PEAK_RE = re.compile(r"MEMCOUNT .* peak_bytes=(\d+)")
 
 
 def mask_addresses(stdout: str) -> str:
@@ -597,8 +599,10 @@ def run_program(memref_ir_text: str, count: bool = True, entry: str = "main",
         raise OracleError("mlir-runner could not load the program (incomplete lowering "
                           "or missing symbol)", proc.stderr,
                           input_text=memref_ir_text)
+    peak = _PEAK_RE.search(proc.stderr)
     return RunResult(proc.stdout, mask_addresses(proc.stdout), *counts,
-                     returncode=proc.returncode, stderr=proc.stderr)
+                     returncode=proc.returncode, stderr=proc.stderr,
+                     peak_bytes=int(peak.group(1)) if peak else None)
 
 
 def run_reference(text: str, count: bool = True) -> RunResult:

@@ -19,11 +19,45 @@ def register(sub) -> None:
                    default=None,
                    help="memref layout of tensor function arguments and results "
                         "(default: identity-layout-map)")
+    add_plan_options(p)
     add_engine(p)
     add_rules(p)
     add_stats(p)
     add_oneshot_options(p)
     p.set_defaults(func=run)
+
+
+def add_plan_options(p) -> None:
+    """The memory planning stages (docs/memory-planning.md)."""
+    g = p.add_argument_group("memory planning (docs/memory-planning.md)")
+    g.add_argument("--no-fold", dest="fold", action="store_false",
+                   help="keep copies of a buffer onto itself and scf.if on constants")
+    g.add_argument("--no-free-at-last-use", dest="free_at_last_use", action="store_false",
+                   help="free buffers at block ends, as mlir-opt does, not after their last use")
+    g.add_argument("--hoist-out-of-loops", action="store_true",
+                   help="allocate buffers that die within one loop iteration once, before "
+                        "the loop (as mlir-opt's --buffer-loop-hoisting)")
+    g.add_argument("--promote-buffers-to-stack", action="store_true",
+                   help="small buffers that do not escape and run once per call become "
+                        "memref.alloca (as mlir-opt's pass of that name)")
+    g.add_argument("--max-alloc-size-in-bytes", type=int, default=1024, metavar="N",
+                   help="largest buffer promoted to the stack (mlir-opt's "
+                        "promote-buffers-to-stack option; default 1024)")
+    g.add_argument("--plan", choices=("default", "none", "all"), default="default",
+                   help="none: no stage (mlir-opt's placement); all: every stage")
+
+
+def plan_options(args):
+    from dataclasses import replace
+
+    from bufferlog.backend.plan import PlanOptions
+
+    if args.plan == "none":
+        return PlanOptions.off()
+    opts = PlanOptions(**{k: getattr(args, k) for k in PlanOptions.__dataclass_fields__})
+    if args.plan == "all":
+        opts = replace(opts, hoist_out_of_loops=True, promote_buffers_to_stack=True)
+    return opts
 
 
 def run(args) -> int:
@@ -39,9 +73,12 @@ def run(args) -> int:
         if layout is None:
             layout = opts.function_boundary_type_conversion
         b = bufferize(parse(text, name), strategy=args.strategy, dealloc=not args.no_dealloc,
-                      layout=layout, engine=args.engine, rules=args.rules, options=opts)
+                      layout=layout, engine=args.engine, rules=args.rules, options=opts,
+                      plan=plan_options(args))
         if args.stats:
-            print_stats(figures_row(b.analysis, b))
+            from dataclasses import asdict
+
+            print_stats({**figures_row(b.analysis, b), **asdict(b.plan)})
         return b.print(args.mlir_print_debuginfo)
 
     return run_on_input(args, work)

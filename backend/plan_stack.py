@@ -1,0 +1,113 @@
+"""Loop hoisting and stack promotion of bufferized allocations, before deallocation
+(the parts of mlir-opt's ``--buffer-loop-hoisting`` and ``--promote-buffers-to-stack``
+that bufferlog's output needs).
+
+An allocation is *local* when no buffer that may alias it leaves the place it was made:
+follow its aliases (every memref result of an op that takes one: views, casts, selects);
+it escapes if one reaches a terminator (``func.return``, ``scf.yield``, a branch ...), is
+an operand of an op whose regions take memref arguments (a loop init), or is an operand of a call that returns memrefs (the callee may
+return it). A local buffer is dead by the end of the region iteration that made it.
+
+* Hoisting: a local ``memref.alloc`` of static shape directly in the body of a sequential
+  loop (``scf.for``, ``scf.while``) moves before the loop: each iteration used a fresh
+  buffer that died with it, so one buffer serves them all. Repeated out of nested loops.
+* Stack promotion: a local ``memref.alloc`` of static shape of at most
+  ``max_alloc_size_in_bytes`` (mlir-opt's option, default 1024) that runs at most once
+  per call (no enclosing loop, only entry blocks of their regions above it, so no cf
+  cycle) becomes a ``memref.alloca``: freed when the function returns, never on the heap.
+"""
+
+from __future__ import annotations
+
+from bufferlog.frontend import types as T
+from bufferlog.frontend.ir import Module, Op, Value
+
+from .ir_edit import walk_ops
+
+SEQUENTIAL_LOOPS = ("scf.for", "scf.while")
+LOOPS = (*SEQUENTIAL_LOOPS, "scf.forall", "scf.parallel", "affine.for", "affine.parallel")
+CALLS = ("func.call", "func.call_indirect")
+
+
+def _is_terminator(op: Op) -> bool:
+    return op.parent is not None and op.parent.ops[-1] is op
+
+
+def _takes_in(op: Op) -> bool:
+    """Op ``op`` may hand an operand to its regions (a region argument of memref type)."""
+    return any(isinstance(a.type, (T.MemRefType, T.UnrankedMemRefType))
+               for r in op.regions for b in r.blocks for a in b.args)
+
+
+def is_local(alloc: Value) -> bool:
+    """No alias of ``alloc`` leaves the region iteration that made it (module doc)."""
+    seen, todo = {alloc}, [alloc]
+    while todo:
+        v = todo.pop()
+        for use in v.uses:
+            op = use.op
+            if _is_terminator(op) or _takes_in(op):
+                return False
+            results = [r for r in op.results if isinstance(r.type, (T.MemRefType,
+                                                                    T.UnrankedMemRefType))]
+            if op.name in CALLS and results:
+                return False
+            for r in results:
+                if r not in seen:
+                    seen.add(r)
+                    todo.append(r)
+    return True
+
+
+def _static_alloc(op: Op) -> bool:
+    return (op.name == "memref.alloc" and not op.operands
+            and isinstance(op.results[0].type, T.MemRefType)
+            and all(d is not None for d in op.results[0].type.shape))
+
+
+def hoist_out_of_loops(module: Module) -> int:
+    """Move local static allocations out of sequential loops; the number of moves."""
+    moved = 0
+    for op in list(walk_ops(module)):
+        if not _static_alloc(op) or not is_local(op.results[0]):
+            continue
+        while op.parent_op is not None and op.parent_op.name in SEQUENTIAL_LOOPS:
+            loop = op.parent_op
+            op.parent.ops.remove(op)
+            loop.parent.insert_before(loop, op)
+            moved += 1
+    return moved
+
+
+def _runs_once(op: Op) -> bool:
+    """No loop around ``op`` in its function and only entry blocks above it."""
+    while op.parent is not None:
+        blk = op.parent
+        region = blk.parent
+        if region is None or region.blocks[0] is not blk:
+            return False
+        owner = region.parent
+        if owner is None or owner.name == "func.func":
+            return owner is not None
+        if owner.name in LOOPS:
+            return False
+        op = owner
+    return False
+
+
+def promote_to_stack(module: Module, max_alloc_size_in_bytes: int) -> int:
+    """Turn small local allocations that run once per call into ``memref.alloca``."""
+    from .plan import static_bytes
+
+    promoted = 0
+    for op in list(walk_ops(module)):
+        if not _static_alloc(op):
+            continue
+        size = static_bytes(op.results[0].type)
+        if size is None or size > max_alloc_size_in_bytes:
+            continue
+        if not _runs_once(op) or not is_local(op.results[0]):
+            continue
+        op.name = "memref.alloca"
+        promoted += 1
+    return promoted
