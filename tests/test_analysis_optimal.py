@@ -115,7 +115,7 @@ def test_optimal_strictly_better():
 
 @pytest.mark.skipif(not oracle.available(run=True), reason="mlir-opt/mlir-runner missing")
 def test_optimal_strictly_better_runs():
-    ref = oracle.run_program(oracle.semantic_reference(BETTER), count=True)
+    ref = oracle.run_semantic(BETTER)
     for strategy in ("oneshot", "optimal"):
         got = oracle.run_program(print_module(bufferize(parse(BETTER, "t.mlir"), strategy, True)))
         # values only: oneshot's printed slice view has offset 16, the reference's copy 0

@@ -135,7 +135,7 @@ def test_new_ops_programs_match_reference(name, strategy):
 
 @functools.cache
 def semantic_run_nodealloc(text: str):
-    return oracle.run_program(oracle.semantic_reference(text, dealloc=False), count=True)
+    return oracle.run_semantic(text, count=True, dealloc=False)
 
 
 @needs_runner
@@ -279,7 +279,7 @@ def test_layout_rules_like_mlir():
 
 @functools.cache
 def semantic_run(text: str):
-    return oracle.run_program(oracle.semantic_reference(text), count=True)
+    return oracle.run_semantic(text)
 
 
 @needs_runner

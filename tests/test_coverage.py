@@ -109,7 +109,7 @@ def test_decisions_match_mlir_opt(name):
 @pytest.mark.parametrize("name", EXECUTABLE)
 def test_executes_like_semantic_reference(name, strategy):
     text = text_of(name)
-    ref = oracle.run_program(oracle.semantic_reference(text))
+    ref = oracle.run_semantic(text)
     assert ref.returncode == 0 and ref.data.strip(), ref.stderr[-2000:]
     got = oracle.run_program(bufferize_text(text, strategy))
     assert got.returncode == 0, got.stderr[-2000:]
@@ -270,7 +270,7 @@ def test_boundaries_off_executes(name):
     got = oracle.run_program(print_module(bufferize(
         parse(text, "t.mlir"), "oneshot", True, engine="embedded",
         options=OneShotOptions(bufferize_function_boundaries=False))))
-    ref = oracle.run_program(oracle.semantic_reference(text))
+    ref = oracle.run_semantic(text)
     assert got.returncode == 0 and got.data == ref.data
     assert (got.live, got.double_frees, got.bad_frees) == (0, 0, 0)
 

@@ -88,7 +88,7 @@ def test_function_boundaries_off_parity(name):
                          ids=lambda p: p.stem)
 def test_copy_before_write_runs(path):
     text = path.read_text()
-    ref = oracle.run_program(oracle.semantic_reference(text))
+    ref = oracle.run_semantic(text)
     from bufferlog.backend.bufferize import bufferize
     from bufferlog.frontend.printer import print_module
 
