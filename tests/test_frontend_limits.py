@@ -238,7 +238,8 @@ FORALL = """func.func @f(%v: f32) -> tensor<4xf32> {{
   %r = scf.forall (%i, %j) in ({n}, 1) shared_outs(%o = %e) -> (tensor<4xf32>) {{
     %w = tensor.insert %v into %a[%c0] : tensor<4xf32>
     %x = tensor.extract %w[%c0] : tensor<4xf32>
-    %o2 = tensor.insert %x into %o[%c0] : tensor<4xf32>
+    %s = tensor.extract_slice %o[0] [4] [1] : tensor<4xf32> to tensor<4xf32>
+    %o2 = tensor.insert %x into %s[%c0] : tensor<4xf32>
     scf.forall.in_parallel {{
       tensor.parallel_insert_slice %o2 into %o[0] [4] [1] : tensor<4xf32> into tensor<4xf32>
     }}
