@@ -369,8 +369,8 @@ def semantic_reference(text: str, dealloc: bool = True) -> str:
     mlir-opt-22's copy-before-write mode is not deterministic: on the same input it may
     succeed, crash or hang (seen on the torch_exec models and generated programs), so it
     is retried, and a success is cached under build/oracle-cache (keyed by the input)."""
-    cached = _semantic_cache_file(text, dealloc)
     text = rewrite_unranked_prints(text)
+    cached = _semantic_cache_file(text, dealloc)
     if cached.exists():
         return cached.read_text()
     err: OracleError | None = None
@@ -619,12 +619,12 @@ def run_semantic(text: str, count: bool = True, dealloc: bool = True) -> RunResu
         r = run_program(semantic_reference(text, dealloc=dealloc), count=count)
         if r.returncode == 0:
             return r
-        _semantic_cache_file(text, dealloc).unlink(missing_ok=True)
+        _semantic_cache_file(rewrite_unranked_prints(text), dealloc).unlink(missing_ok=True)
     return run_program(reference_bufferize(text, dealloc=dealloc), count=count)
 
 
 def _semantic_cache_file(text: str, dealloc: bool) -> Path:
-    text = rewrite_unranked_prints(text)
+    """Where the semantic reference of ``text`` (its prints already rewritten) is cached."""
     key = hashlib.sha256(f"{MLIR_OPT}\n{dealloc}\n{text}".encode()).hexdigest()
     return CACHE / f"semantic-{key}.mlir"
 
