@@ -183,8 +183,8 @@ def test_copy_before_write_needs_the_print_rewrite():
     for _ in range(oracle.SEMANTIC_ATTEMPTS):
         with pytest.raises(oracle.OracleError) as e:
             oracle.reference_bufferize(UNRANKED, options="copy-before-write")
-        if "Stack dump" not in str(e.value) and "PLEASE submit" not in str(e.value):
-            break
+        if not any(m in str(e.value) for m in ("Stack dump", "PLEASE submit", "timed out")):
+            break  # (it also hangs at random: a timeout is no diagnosis either)
     assert "unranked" in str(e.value)
     sem = oracle.semantic_reference(UNRANKED)
     assert "bufferization.to_buffer" not in sem and "memref<*xf32>" in sem
