@@ -145,6 +145,11 @@ class Frees:
         roots: dict[int, set[int]] = defaultdict(set)
         for v, r in d.rel("owning_root"):
             roots[v].add(r)
+        self.retain: dict[tuple[int, int], set[int]] = defaultdict(set)  # (t or -s, v) -> us
+        for t, v, u in d.rel("free_retain"):
+            self.retain[(t, v)].add(u)
+        for s, v, u in d.rel("sink_retain"):
+            self.retain[(-1 - s, v)].add(u)
         after: dict[tuple[int, int], Op] = {}  # (t, v) -> the op to free v before
         if d.free_at_last_use:
             for t, v, o in d.rel("free_after"):
@@ -158,22 +163,32 @@ class Frees:
             items = [it for vid in sorted(per_t[t])
                      if (it := self._item(t, top, vid, per_t[t][vid])) is not None]
             self._emit_all(top, items, roots, {it.vid: after[(t, it.vid)] for it in items
-                                               if (t, it.vid) in after})
+                                               if (t, it.vid) in after}, t)
         blocks = {b: k for k, b in d.f.block_id.items()}
         for s in sorted(per_s):
             anchor = blocks[s].ops[0]
             items = [it for vid in sorted(per_s[s])
                      if (it := self._item(-1, anchor, vid, set())) is not None]
-            self._emit_all(anchor, items, roots)
+            self._emit_all(anchor, items, roots, None, -1 - s)
 
     def _emit_all(self, anchor: Op, items: list[Item], roots: dict[int, set[int]],
-                  early: dict[int, Op] | None = None) -> None:
-        """Free ``items`` before ``anchor``; a value alone in its group (no runtime alias
-        check) that ``early`` maps to an op (right after its last use: ``free_after``,
+                  early: dict[int, Op] | None, point: int) -> None:
+        """Free ``items`` before ``anchor`` (terminator ``point``, or ``-1 - s`` for the
+        start of block ``s``); a value alone in its group (no runtime alias check) that
+        ``early`` maps to an op (right after its last use: ``free_after``,
         ``free_at_start``) is freed before that op instead."""
         d = self.d
         for grp in self._groups(items, roots):
-            if len(grp) == 1:
+            kept = sorted({u for it in grp for u in self.retain.get((point, it.vid), ())})
+            if kept:
+                names = ", ".join(d.name(it.value) for it in grp)
+                keep = ", ".join(d.name(d.val[u]) for u in kept)
+                d.cause = (f"runtime alias check freeing {names} unless it is the buffer of "
+                           f"{keep}, which lives on: one call may have returned one buffer "
+                           "twice (free_retain)")
+                self.stats.reasons.append(f"{anchor.loc}: {d.cause}")
+                self._emit_runtime(anchor, grp, [d.val[u] for u in kept])
+            elif len(grp) == 1:
                 it = grp[0]
                 at = anchor
                 if early and it.vid in early:
@@ -312,12 +327,17 @@ class Frees:
         else:
             self.stats.static += 1
 
-    def _emit_runtime(self, top: Op, group: list[Item]) -> None:
+    def _emit_runtime(self, top: Op, group: list[Item], kept: list[Value] = ()) -> None:
         conds = [self.materialize(top, it.lits) for it in group]
-        self._bufz_dealloc(top, [it.value for it in group], conds)
+        self._bufz_dealloc(top, [it.value for it in group], conds, list(kept))
         self.stats.runtime += 1
 
-    def _bufz_dealloc(self, top: Op, memrefs: list[Value], conds: list[Value]) -> None:
-        op = Op("bufferization.dealloc", [*memrefs, *conds], [],
-                {"operandSegmentSizes": DenseArrayAttr("i32", (len(memrefs), len(conds), 0))})
+    def _bufz_dealloc(self, top: Op, memrefs: list[Value], conds: list[Value],
+                      kept: list[Value] | None = None) -> None:
+        """``bufferization.dealloc (memrefs) if (conds) retain (kept)``: frees each memref
+        whose condition holds, once per buffer, unless it is the buffer of a kept value."""
+        kept = kept or []
+        op = Op("bufferization.dealloc", [*memrefs, *conds, *kept], [I1] * len(kept),
+                {"operandSegmentSizes": DenseArrayAttr("i32", (len(memrefs), len(conds),
+                                                               len(kept)))})
         self.d.insert_before(top, op)
