@@ -196,8 +196,25 @@ class Analysis:
                 "figures": asdict(self.figures), "ops": list(ops.values())}
 
 
+class _MemrefText:
+    """The printed memref IR of a result that holds the rewritten ``module``."""
+
+    module: Any
+
+    @property
+    def text(self) -> str:
+        return self.print()
+
+    def print(self, debuginfo: bool = False) -> str:
+        """The module's text; ``debuginfo``: every op ends with its location (the input op
+        it came from, named by its cause for added allocs, copies and frees)."""
+        from bufferlog.frontend.printer import print_module
+
+        return print_module(self.module, debuginfo=debuginfo)
+
+
 @dataclass
-class Bufferized:
+class Bufferized(_MemrefText):
     """Memref IR made from the analysis (``module`` was rewritten in place)."""
 
     module: Any
@@ -207,36 +224,14 @@ class Bufferized:
     dealloc: DeallocStats | None  # None with dealloc=False
     plan: Any = None  # backend.plan.PlanStats: what the memory planning stages did
 
-    @property
-    def text(self) -> str:
-        return self.print()
-
-    def print(self, debuginfo: bool = False) -> str:
-        """The module's text; ``debuginfo``: every op ends with its location (the input op
-        it came from, named by its cause for added allocs, copies and frees)."""
-        from bufferlog.frontend.printer import print_module
-
-        return print_module(self.module, debuginfo=debuginfo)
-
 
 @dataclass
-class Deallocated:
+class Deallocated(_MemrefText):
     """Memref IR with deallocations (``module`` was rewritten in place)."""
 
     module: Any
     stats: DeallocStats
     figures: OutputFigures
-
-    @property
-    def text(self) -> str:
-        return self.print()
-
-    def print(self, debuginfo: bool = False) -> str:
-        """The module's text; ``debuginfo``: every op ends with its location (the input op
-        it came from, named by its cause for added allocs, copies and frees)."""
-        from bufferlog.frontend.printer import print_module
-
-        return print_module(self.module, debuginfo=debuginfo)
 
 
 @dataclass
