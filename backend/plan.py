@@ -4,7 +4,9 @@ figures for ``--stats``.
 
 Before deallocation, on the bufferized IR:
 1. folds mlir-opt's pipeline makes by canonicalizing (:mod:`backend.plan_fold`);
-2. allocations that die within one loop iteration move out of the loop, and small ones
+2. a private function's fresh results become out-parameters its callers allocate
+   (:mod:`backend.plan_outparams`);
+3. allocations that die within one loop iteration move out of the loop, and small ones
    that run once per call go to the stack (:mod:`backend.plan_stack`).
 Deallocation then frees each buffer right after its last use in the block whose end
 would free it (``rules/plan.dl free_after``, ``free_at_last_use``) instead of at the end.
@@ -19,6 +21,7 @@ from bufferlog.frontend.ir import Module
 
 from .ir_edit import walk_ops
 from .plan_fold import fold
+from .plan_outparams import out_params
 from .plan_stack import hoist_out_of_loops, promote_to_stack
 
 
@@ -33,6 +36,7 @@ class PlanOptions:
     hoist_out_of_loops: bool = False  # opt-in, as mlir-opt's --buffer-loop-hoisting
     promote_buffers_to_stack: bool = False  # opt-in, as mlir-opt's pass of that name
     max_alloc_size_in_bytes: int = 1024  # mlir-opt's promote-buffers-to-stack default
+    out_params: bool = False  # opt-in: changes private functions' signatures
 
     @classmethod
     def off(cls) -> PlanOptions:
@@ -42,7 +46,7 @@ class PlanOptions:
     @classmethod
     def all(cls) -> PlanOptions:
         """Every stage."""
-        return cls(hoist_out_of_loops=True, promote_buffers_to_stack=True)
+        return cls(hoist_out_of_loops=True, promote_buffers_to_stack=True, out_params=True)
 
 
 @dataclass
@@ -54,6 +58,7 @@ class PlanStats:
     early_frees: int = 0  # frees moved up to right after the last use
     hoisted: int = 0  # allocations moved out of a loop (one per loop level)
     stack_promotions: int = 0  # allocations turned into memref.alloca
+    out_params: int = 0  # private functions' results turned into caller-allocated arguments
     peak_static_bytes: int = 0  # see peak_static_bytes()
 
 
@@ -63,6 +68,8 @@ def before_dealloc(module: Module, opts: PlanOptions) -> PlanStats:
     if opts.fold:
         f = fold(module)
         st.folded_copies, st.folded_ifs = f.self_copies, f.constant_ifs
+    if opts.out_params:
+        st.out_params = out_params(module)
     if opts.hoist_out_of_loops:
         st.hoisted = hoist_out_of_loops(module)
     if opts.promote_buffers_to_stack:

@@ -5,13 +5,16 @@ under mlir-runner-22 with the counting allocator, and compared with the copy-bef
 semantic reference (mlir-opt-22's pipeline with every write into a fresh copy):
 same printed values, exit code 0, no leak, no double or foreign free.
 
-CLI: ``python -m tests.sweep --seeds 0:500 --size 12 --dps [--forall] [--cf] [-j 2]``
-prints one line per failing (seed, strategy) and a summary; exit 1 if any failed.
+CLI: ``python -m tests.sweep --seeds 0:500 --size 12 --dps [--forall] [--cf] [--plan all]
+[--private] [-j 2]`` prints one line per failing (seed, strategy) and a summary; exit 1 if
+any failed. ``--plan``: the memory planning stages (``default``, ``none``, ``all``);
+``--private``: every function but ``@main`` is private (out-parameters apply).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
@@ -24,12 +27,14 @@ except ImportError:  # tests/ on sys.path
 STRATEGIES = ("oneshot", "optimal")
 
 
-def bufferize_text(text: str, strategy: str) -> str:
+def bufferize_text(text: str, strategy: str, plan: str = "default") -> str:
     from bufferlog.backend.bufferize import bufferize
+    from bufferlog.backend.plan import PlanOptions
     from bufferlog.frontend.parser import parse
     from bufferlog.frontend.printer import print_module
 
-    return print_module(bufferize(parse(text, "<gen>"), strategy, True))
+    opts = {"default": PlanOptions(), "none": PlanOptions.off(), "all": PlanOptions.all()}[plan]
+    return print_module(bufferize(parse(text, "<gen>"), strategy, True, plan=opts))
 
 
 def reference_run(text: str) -> oracle.RunResult:
@@ -42,14 +47,14 @@ def reference_run(text: str) -> oracle.RunResult:
         return oracle.run_reference(text)
 
 
-def check(text: str, strategies=STRATEGIES) -> dict[str, str]:
+def check(text: str, strategies=STRATEGIES, plan: str = "default") -> dict[str, str]:
     """Verdict per strategy: "ok", or what went wrong ("wrong", "crash", "leak",
     "error: ...")."""
     sem = reference_run(text)
     out = {}
     for s in strategies:
         try:
-            ir = bufferize_text(text, s)
+            ir = bufferize_text(text, s, plan)
         except Exception as e:  # a refusal is not a miscompile, but it is reported
             out[s] = f"error: {type(e).__name__}: {str(e)[:200]}"
             continue
@@ -70,10 +75,12 @@ def check(text: str, strategies=STRATEGIES) -> dict[str, str]:
 
 
 def _one(job):
-    seed, size, flags = job
+    seed, size, flags, plan, private = job
     text = gen_programs.generate(seed, size, **flags)
+    if private:
+        text = re.sub(r"func\.func @(?!main\b)", "func.func private @", text)
     try:
-        return seed, check(text)
+        return seed, check(text, plan=plan)
     except oracle.OracleError as e:  # the reference itself failed: not our verdict
         return seed, {s: f"skip: reference failed: {str(e)[:120]}" for s in STRATEGIES}
 
@@ -85,13 +92,16 @@ def main(argv=None) -> int:
     ap.add_argument("--dps", action="store_true")
     ap.add_argument("--forall", action="store_true")
     ap.add_argument("--cf", action="store_true")
+    ap.add_argument("--plan", choices=("default", "none", "all"), default="default")
+    ap.add_argument("--private", action="store_true")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     a = ap.parse_args(argv)
     lo, hi = (int(x) for x in a.seeds.split(":"))
     flags = {"dps": a.dps, "forall": a.forall, "cf": a.cf}
     tally: dict[str, int] = {}
     with ProcessPoolExecutor(a.jobs) as pool:
-        for seed, verdicts in pool.map(_one, [(s, a.size, flags) for s in range(lo, hi)]):
+        for seed, verdicts in pool.map(_one, [(s, a.size, flags, a.plan, a.private)
+                                                 for s in range(lo, hi)]):
             for strat, v in verdicts.items():
                 key = v.split(":")[0].split(" (")[0]
                 tally[key] = tally.get(key, 0) + 1

@@ -43,6 +43,9 @@ def add_plan_options(p) -> None:
     g.add_argument("--max-alloc-size-in-bytes", type=int, default=1024, metavar="N",
                    help="largest buffer promoted to the stack (mlir-opt's "
                         "promote-buffers-to-stack option; default 1024)")
+    g.add_argument("--out-params", action="store_true",
+                   help="a private function's result that is always a fresh buffer becomes "
+                        "an argument its callers allocate (public functions keep their ABI)")
     g.add_argument("--plan", choices=("default", "none", "all"), default="default",
                    help="none: no stage (mlir-opt's placement); all: every stage")
 
@@ -56,7 +59,8 @@ def plan_options(args):
         return PlanOptions.off()
     opts = PlanOptions(**{k: getattr(args, k) for k in PlanOptions.__dataclass_fields__})
     if args.plan == "all":
-        opts = replace(opts, hoist_out_of_loops=True, promote_buffers_to_stack=True)
+        opts = replace(opts, hoist_out_of_loops=True, promote_buffers_to_stack=True,
+                       out_params=True)
     return opts
 
 
