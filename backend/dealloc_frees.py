@@ -17,6 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import DenseArrayAttr
 from bufferlog.frontend.ir import Block, Op, Region, Value
 from bufferlog.frontend.types import IntegerType
@@ -182,12 +183,16 @@ class Frees:
             kept = sorted({u for it in grp for u in self.retain.get((point, it.vid), ())})
             if kept:
                 names = ", ".join(d.name(it.value) for it in grp)
-                keep = ", ".join(d.name(d.val[u]) for u in kept)
+                vals = [d.val[u] for u in kept]
+                if anchor.name == "func.return":  # what leaves: a kept value, or its clone
+                    vals = [x for x in anchor.operands
+                            if isinstance(x.type, (T.MemRefType, T.UnrankedMemRefType))]
+                keep = ", ".join(d.name(x) for x in vals)
                 d.cause = (f"runtime alias check freeing {names} unless it is the buffer of "
                            f"{keep}, which lives on: one call may have returned one buffer "
                            "twice (free_retain)")
                 self.stats.reasons.append(f"{anchor.loc}: {d.cause}")
-                self._emit_runtime(anchor, grp, [d.val[u] for u in kept])
+                self._emit_runtime(anchor, grp, vals)
             elif len(grp) == 1:
                 it = grp[0]
                 at = anchor
