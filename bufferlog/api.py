@@ -26,7 +26,7 @@ from bufferlog.core.source import decode
 from bufferlog.core.timing import phase
 
 STRATEGIES = ("oneshot", "optimal")
-LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map")
+LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map", "infer-layout-map")
 EMITS = ("memref-dealloc", "bufferization-dealloc")
 
 
@@ -391,15 +391,14 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
               plan: Any = None) -> Bufferized:
     """Tensor IR to memref IR from the in-place decisions (an ``analysis`` already made
     on this module is reused), then deallocations unless ``dealloc=False``. ``layout``:
-    the memref layout of function arguments and results (``identity-layout-map`` or
-    ``fully-dynamic-layout-map``). ``plan``: the memory planning stages
+    the memref layout of function arguments and results (``identity-layout-map``,
+    ``fully-dynamic-layout-map`` or ``infer-layout-map``). ``plan``: the memory planning stages
     (``backend.plan.PlanOptions``; all by default). The module is rewritten in place."""
     from bufferlog.backend.plan import PlanOptions, before_dealloc, peak_static_bytes
 
     plan = plan or PlanOptions()
     if layout not in LAYOUTS:
-        what = "not supported by bufferize" if layout == "infer-layout-map" else "unknown"
-        raise E.BufferizeError(f"function-boundary-type-conversion: '{layout}' is {what} "
+        raise E.BufferizeError(f"function-boundary-type-conversion: '{layout}' is unknown "
                                f"(choose from {', '.join(LAYOUTS)})")
     a = analysis or analyze(source, strategy=strategy, engine=engine, rules=rules,
                             options=options)

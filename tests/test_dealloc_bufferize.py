@@ -5,6 +5,7 @@ default function boundary), and bufferize without recursion on deep nesting."""
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -64,6 +65,17 @@ def ours(text: str, layout: str = "identity-layout-map") -> str:
     return print_module(bufferize(parse(text, "t.mlir"), layout=layout))
 
 
+def ours_cli(text: str, layout: str, tmp_path) -> str:
+    """The same through ``bufferlog bufferize --function-boundary-type-conversion``."""
+    src = tmp_path / "t.mlir"
+    src.write_text(text)
+    r = subprocess.run([sys.executable, "-m", "bufferlog.cli", "bufferize", str(src),
+                        "--function-boundary-type-conversion", layout],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
 def memref_types(text: str) -> list[str]:
     return sorted(set(re.findall(r"memref<[^>]*(?:<[^>]*>[^>]*)?>", text)))
 
@@ -82,11 +94,13 @@ def test_alloc_tensor_memory_space_is_kept() -> None:
 
 @needs_runner
 @pytest.mark.oracle
-def test_returned_subview_with_inferred_result_layout() -> None:
+@pytest.mark.parametrize("via", ["backend", "cli"])
+def test_returned_subview_with_inferred_result_layout(via, tmp_path) -> None:
     """With ``infer-layout-map`` (mlir-opt's default function boundary) a returned slice
     is returned as the subview: no alloc, no copy; the signatures are mlir-opt's."""
     part = RETURNED_VIEWS
-    mine = ours(part, "infer-layout-map")
+    mine = ours(part, "infer-layout-map") if via == "backend" else \
+        ours_cli(part, "infer-layout-map", tmp_path)
     ref = oracle.mlir_opt(part, "--one-shot-bufferize=bufferize-function-boundaries",
                           "--buffer-deallocation-pipeline")
     sig = re.compile(r"func\.func @(\w+)\(([^)]*)\) -> (.*) \{")

@@ -1,5 +1,5 @@
 """``bufferlog bufferize FILE|- [-o OUT] [--strategy oneshot|optimal] [--no-dealloc]
-[--function-boundary-type-conversion identity-layout-map|fully-dynamic-layout-map]``:
+[--function-boundary-type-conversion identity-layout-map|fully-dynamic-layout-map|infer-layout-map]``:
 rewrite tensor IR into memref IR from the in-place decisions, then insert deallocations."""
 
 from __future__ import annotations
@@ -15,10 +15,13 @@ def register(sub) -> None:
                    help="oneshot: mlir-opt's greedy decisions (default); optimal: fewest copied bytes")
     p.add_argument("--no-dealloc", action="store_true", help="do not insert deallocations")
     p.add_argument("--function-boundary-type-conversion", dest="layout",
-                   choices=("identity-layout-map", "fully-dynamic-layout-map"),
+                   choices=("identity-layout-map", "fully-dynamic-layout-map",
+                            "infer-layout-map"),
                    default=None,
                    help="memref layout of tensor function arguments and results "
-                        "(default: identity-layout-map)")
+                        "(default: identity-layout-map; infer-layout-map, mlir-opt's "
+                        "default: fully dynamic arguments, results of the returned "
+                        "buffers' types, so a returned slice is not copied)")
     add_plan_options(p)
     add_engine(p)
     add_rules(p)
