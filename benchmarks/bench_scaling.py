@@ -11,6 +11,8 @@
 * ``bufferize`` (with deallocation) of the 5,000-op chain against its own analysis and
   against mlir-opt's full pipeline;
 * ``analyze --strategy optimal`` of the 5,000-op chain against oneshot;
+* the certificate's share of the 5,000-op chain's analysis (issue 9: under 20%), from
+  ``analyze --timing``;
 * long ``scf.for`` bodies and many writes into one alias set at two sizes (growth).
 
 Each process once (these take seconds to minutes), bufferlog and mlir-opt alternating;
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -45,6 +49,18 @@ def write(tmp: Path, shape: str, n: int) -> Path:
     if not p.exists():
         p.write_text(gen_stress.SHAPES[shape](n))
     return p
+
+
+def phase_share(path: Path, timeout: float) -> dict:
+    """``bufferlog analyze --timing`` of ``path``: the certificate's and the whole
+    analysis's wall seconds, and the certificate's share of the analysis."""
+    r = subprocess.run([M.BUFFERLOG, "analyze", str(path), "--timing"], capture_output=True,
+                       text=True, timeout=timeout, env=M.env())
+    secs = {m[2]: float(m[1]) for m in re.finditer(r"^\s*([\d.]+) \(\s*[\d.]+%\)\s+(\S.*?)\s*$",
+                                                   r.stderr, re.M)}
+    cert, analysis = secs.get("certificate"), secs.get("analysis")
+    return {"certificate_s": cert, "analysis_s": analysis,
+            "share": round(cert / analysis, 3) if cert and analysis else None}
 
 
 def growth(tmp: Path, shape: str, sizes: list[int], timeout: float, their: float) -> dict:
@@ -89,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         out["optimal_chain_5000"] = {"bufferlog_optimal": opt, "bufferlog_oneshot": analysis,
                                      "over_oneshot": M.ratio(opt, analysis)}
         print("optimal 5k", opt, flush=True)
+        out["certificate_chain_5000"] = phase_share(chain5k, a.timeout)
+        print("certificate 5k", out["certificate_chain_5000"], flush=True)
         out["for_body"] = growth(tmp, "for_body", [250, 1000], a.timeout, their)
         out["alias_writes"] = growth(tmp, "alias_writes", [100, 400], a.timeout, their)
     print(f"wrote {M.save('scaling', out)}")
