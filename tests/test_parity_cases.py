@@ -3,7 +3,7 @@ written for bufferlog: iter_args exchanged by scf.for / scf.while, matching and
 mismatching insert_slice, slices of slices, calls returning or writing their arguments,
 read-only arguments, tensor.empty with several uses, linalg.generic with one tensor in
 ins and outs, scf.if yielding different buffers, to_buffer / to_tensor): bufferlog's
-in-place decisions equal mlir-opt-22's op by op, and `bufferize` (with deallocation)
+in-place decisions equal mlir-opt-22's op by op (except ``CFG_CONSERVATIVE``), and `bufferize` (with deallocation)
 emits IR that mlir-opt-22 accepts. benchmarks/bench_parity.py counts them with every
 other analysis case."""
 
@@ -27,6 +27,12 @@ pytestmark = [pytest.mark.oracle,
               pytest.mark.skipif(not oracle.available(run=False), reason="mlir-opt-22 missing")]
 
 
+#: cases of docs/analysis.md's CFG_CONSERVATIVE class: a write in a later block into a
+#: value defined by a dominating block's argument, read afterwards, goes out of place
+#: (mlir-opt 22's exemption there miscompiles tests/miscompiles/write_in_later_block_of_entry_arg)
+CFG_CONSERVATIVE = {"cf_loop_on_empty"}
+
+
 def ours(path: Path) -> list:
     _, an, dec = analyze_module(parse(path.read_text(), str(path)), engine="embedded")
     ann = operand_annotations(an, dec)
@@ -39,8 +45,13 @@ def test_at_least_fifteen_cases():
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_decisions_equal_mlir_opt(path: Path):
-    want = oracle.inplace_decisions(oracle.reference_analysis(path.read_text()))
-    assert want and ours(path) == want
+    want, got = oracle.inplace_decisions(oracle.reference_analysis(path.read_text())), ours(path)
+    assert want
+    if path.stem in CFG_CONSERVATIVE:  # same ops; bufferlog copies at least as often
+        assert [n for n, _ in got] == [n for n, _ in want] and got != want
+        assert sum(v.count("false") for _, v in got) >= sum(v.count("false") for _, v in want)
+    else:
+        assert got == want
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
