@@ -57,7 +57,6 @@ _CFG = ("CFG_CONSERVATIVE: a write in a later block into a value defined by a do
 DOCUMENTED = {
     **{f"control/{n}": _CFG for n in parity.CFG_CONSERVATIVE},
     "miscompiles/write_in_later_block_of_entry_arg": _CFG,
-    "parity/cf_loop_on_empty": _CFG,
     "control/fill_whole_shared": "a write of the whole shared output inside scf.forall goes "
                                  "out of place (mlir-opt 22 races: forall_writes_whole_shared_out)",
     "miscompiles/forall_writes_whole_shared_out": "a write of the whole shared output inside "

@@ -502,8 +502,7 @@ def test_control_parity(name):
 
 
 #: CFG programs where bufferlog is more conservative than mlir-opt 22 (docs/analysis.md)
-CFG_CONSERVATIVE = {"cf_cond_br_args", "cf_diamond_siblings", "cf_diamond_slice",
-                    "cf_loop_carried", "cf_two_returns"}
+CFG_CONSERVATIVE = {"cf_cond_br_args", "cf_diamond_slice", "cf_loop_carried"}
 
 
 FILL_WHOLE_SHARED = """\
