@@ -22,6 +22,7 @@ from bufferlog.core import UserError
 
 from . import attrs as A
 from . import types as T
+from .dense_literal import dense_syntax_error
 from .dialects import BUILDERS, load_all
 from .gcpause import paused
 from .int_ranges import INT64_MAX, MAX_INT_WIDTH, attr_error, dense_error, int64_error
@@ -59,6 +60,31 @@ def unescape(lit: str) -> str:
         return _SIMPLE_ESC.get(m.group(2), m.group(2))
 
     return _ESC.sub(rep, body)
+
+
+_STRING_OR_COMMENT = re.compile(r'//[^\n]*+|"(?:[^"\\]++|\\.)*+"', re.S)
+_ESCAPE = re.compile(r'\\(?:[0-9A-Fa-f]{2}|[nt"\\]|(.))', re.S)
+
+
+_RESOURCE_STRING = re.compile(r'"(?:[^"\\\n]++|\\.)*+("?)')
+
+
+def bad_string(text: str, resources_at: int) -> tuple[int, str] | None:
+    """(offset, message) of the first string literal of ``text`` (outside comments) that
+    MLIR's lexer rejects: a backslash that starts no escape it knows (``\\n \\t \\"
+    \\\\`` or two hex digits), or, in the ``{-# ... #-}`` section from ``resources_at``
+    (never lexed by the grammar), a string not closed on its line."""
+    for m in _RESOURCE_STRING.finditer(text, resources_at):
+        if not m.group(1):
+            return m.end(), "expected '\"' in string literal"
+    if "\\" not in text:
+        return None
+    for m in _STRING_OR_COMMENT.finditer(text):
+        if m.group().startswith('"') and "\\" in m.group():
+            for e in _ESCAPE.finditer(m.group()):
+                if e.group(1) is not None:
+                    return m.start() + e.start(), "unknown escape in string literal"
+    return None
 
 
 def _first_token(node: Any) -> Token | None:
@@ -793,7 +819,7 @@ def _dense(ctx: ParseCtx, n: Tree) -> Any:
     if ty is None:
         return A.OpaqueAttr(str(tok))
     t = ctx.type(ty)
-    bad = dense_error(body, getattr(t, "elem", None))
+    bad = dense_syntax_error(body, t) or dense_error(body, getattr(t, "elem", None))
     if bad is not None:
         off, msg = bad
         off += len("dense<")
@@ -924,6 +950,11 @@ def _parse(text: str, filename: str) -> Module:
             lines = body_text.rstrip().splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
         raise MLIRSyntaxError(_describe(e), Loc(filename, line, col)) from None
+    bad = bad_string(text, len(body_text) if resources is not None else len(text))
+    if bad is not None:
+        at, msg = bad
+        nl = text.count("\n", 0, at)
+        raise MLIRSyntaxError(msg, Loc(filename, nl + 1, at - text.rfind("\n", 0, at)))
     module = top.module(resources, filename)
     module.source_lines = SourceLines(text)
     from .verify import verify_module

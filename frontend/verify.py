@@ -129,8 +129,11 @@ def known_ops() -> frozenset[str]:
         load_all()
         _known_cache = frozenset(PRINTERS) | TERMINATORS | {"memref.alloca_scope"}
         from .dialects.vector import REQUIRED, verify_op
+        from .verify_shapes import CHECKS
         for name in REQUIRED:
             _ENTRY_CHECKS[name] = _dialect_check(verify_op)
+        for name, check in CHECKS.items():
+            _ENTRY_CHECKS[name] = _dialect_check(check)
         for name in _known_cache:
             if name.startswith("math.") and name not in _MATH_MIXED_TYPES:
                 _ENTRY_CHECKS.setdefault(name, _same_type)

@@ -287,3 +287,21 @@ def test_boundaries_off_cli():
     p = cli("bufferize", path, "--engine", "embedded", "--no-bufferize-function-boundaries")
     assert (p.returncode, p.stdout) == (1, "")
     assert p.stderr.startswith(f"{path}:5:3: error: 'func.return' op stays on tensors"), p.stderr
+
+
+def test_boundaries_off_dealloc_stays_refused():
+    """Why `bufferize --no-bufferize-function-boundaries` refuses deallocation while
+    tensors are left: mlir-opt-22's --buffer-deallocation-pipeline on that IR frees the
+    buffer behind a returned `to_tensor` before the return (the caller would read freed
+    memory), so it is no reference to follow, and its output does not lower to run."""
+    text = text_of("no_boundaries_mixed")
+    out = parse(oracle.mlir_opt(text, "--one-shot-bufferize", "--buffer-deallocation-pipeline"), "<out>")
+    step = next(op for op in out.walk() if op.name == "func.func" and op.attrs["sym_name"].value == "step")
+    ops = list(step.walk())
+    to_tensor = next(op for op in ops if op.name == "bufferization.to_tensor")
+    freed = [op.operands[0] for op in ops if op.name == "memref.dealloc"]
+    ret = next(op for op in ops if op.name == "func.return")
+    assert to_tensor.operands[0] in freed and ret.operands[0] is to_tensor.results[0]
+    with pytest.raises(oracle.OracleError, match="bufferization.to_buffer"):
+        oracle.mlir_opt(oracle.mlir_opt(text, "--one-shot-bufferize", "--buffer-deallocation-pipeline"),
+                        *oracle.LOWERING_PASSES)

@@ -15,16 +15,38 @@ _LOC = re.compile(r"^(?P<file>.*):(?P<line>\d+):(?P<col>\d+)$")
 
 
 def decode(data: bytes, name: str) -> str:
-    """UTF-8 text of ``data``; a bad byte is a :class:`UserError` at its line:col
+    """UTF-8 text of ``data``; a bad byte inside a ``//`` comment becomes U+FFFD (mlir-opt
+    accepts any bytes there), anywhere else it is a :class:`UserError` at its line:col
     (the column counts the characters before it on its line, plus one)."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        line = data.count(b"\n", 0, e.start) + 1
-        col = len(data[line_start:e.start].decode("utf-8", "replace")) + 1
-        raise UserError(f"input is not valid UTF-8 ({e.reason}: byte 0x{data[e.start]:02x})",
-                        f"{name}:{line}:{col}") from None
+    parts, pos = [], 0
+    while True:
+        try:
+            parts.append(data[pos:].decode("utf-8"))
+            return "".join(parts)
+        except UnicodeDecodeError as e:
+            start, end = pos + e.start, pos + e.end
+            line_start = data.rfind(b"\n", 0, start) + 1
+            if not _in_comment(data[line_start:start]):
+                line = data.count(b"\n", 0, start) + 1
+                col = len(data[line_start:start].decode("utf-8", "replace")) + 1
+                raise UserError(f"input is not valid UTF-8 ({e.reason}: byte 0x{data[start]:02x})",
+                                f"{name}:{line}:{col}") from None
+            parts.append(data[pos:start].decode("utf-8") + "\ufffd")
+            pos = end
+
+
+def _in_comment(prefix: bytes) -> bool:
+    """The text after ``prefix`` (the start of a line) is inside a ``//`` comment: the
+    prefix holds ``//`` outside string literals."""
+    quoted = escaped = False
+    for i, c in enumerate(prefix):
+        if quoted:
+            escaped, quoted = c == 0x5C and not escaped, quoted and (c != 0x22 or escaped)
+        elif c == 0x22:
+            quoted = True
+        elif c == 0x2F and prefix[i + 1:i + 2] == b"/":
+            return True
+    return False
 
 
 def render(err: UserError, sources: dict[str, str]) -> str:

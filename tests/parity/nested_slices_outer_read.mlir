@@ -1,0 +1,10 @@
+// The same nest, but the outer slice is read between the inner write and its insertion.
+func.func @f(%t: tensor<32xf32>, %v: f32, %i: index) -> (tensor<32xf32>, f32) {
+  %a = tensor.extract_slice %t[8] [16] [1] : tensor<32xf32> to tensor<16xf32>
+  %b = tensor.extract_slice %a[2] [4] [1] : tensor<16xf32> to tensor<4xf32>
+  %w = linalg.fill ins(%v : f32) outs(%b : tensor<4xf32>) -> tensor<4xf32>
+  %e = tensor.extract %a[%i] : tensor<16xf32>
+  %a2 = tensor.insert_slice %w into %a[2] [4] [1] : tensor<4xf32> into tensor<16xf32>
+  %t2 = tensor.insert_slice %a2 into %t[8] [16] [1] : tensor<16xf32> into tensor<32xf32>
+  return %t2, %e : tensor<32xf32>, f32
+}
