@@ -40,6 +40,7 @@ class Stats:
     indicators: int = 0
     folded: int = 0
     early: int = 0  # frees moved up from the block end to right after the last use
+    reused: int = 0  # allocations removed: they take a dead buffer (backend/plan_reuse.py)
     reasons: list[str] = field(default_factory=list)  # one line per guarded free or runtime check
 
     def summary(self) -> str:

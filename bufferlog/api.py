@@ -153,6 +153,7 @@ class DeallocStats:
     indicators: int  # i1 ownership indicators added
     folded: int  # conditions Z3 folded to a constant
     early: int = 0  # frees moved up to right after the last use (rules/plan.dl)
+    reused: int = 0  # allocations that take a dead buffer instead (rules/plan.dl may_share)
     reasons: tuple[str, ...] = ()  # why each guarded free or runtime check is kept
 
 
@@ -424,10 +425,12 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
         if kept is not None:  # left by allow-unknown-ops / bufferize-function-boundaries=0
             raise E.DeallocError(f"'{kept.name}' op stays on tensors: deallocation of partly "
                                  "bufferized IR is not supported (use --no-dealloc)", kept.loc)
-        stats = _deallocate(module, "memref-dealloc", engine, rules, plan.free_at_last_use)
+        stats = _deallocate(module, "memref-dealloc", engine, rules, plan.free_at_last_use,
+                            plan.reuse)
     with phase("figures"):
         planned.peak_static_bytes = peak_static_bytes(module)
         planned.early_frees = stats.early if stats is not None else 0
+        planned.reused = stats.reused if stats is not None else 0
         return Bufferized(module, a, OutputFigures.of(module), _copies(module, a, source_ops),
                           stats, planned)
 
@@ -439,13 +442,13 @@ def _on_tensors(op: Any) -> bool:
 
 
 def _deallocate(module: Any, emit: str, engine: str, rules: Any = None,
-                free_at_last_use: bool = True) -> DeallocStats:
+                free_at_last_use: bool = True, reuse: bool = False) -> DeallocStats:
     with phase("dealloc"), _stage(E.DeallocError):
         from bufferlog.backend.dealloc import deallocate as insert
 
         if emit not in EMITS:
             raise E.DeallocError(f"unknown --emit '{emit}' (choose from {', '.join(EMITS)})")
-        st = insert(module, emit, engine, rules, free_at_last_use)
+        st = insert(module, emit, engine, rules, free_at_last_use, reuse)
         return DeallocStats(**{k: getattr(st, k) for k in DeallocStats.__dataclass_fields__
                                if k != "reasons"}, reasons=tuple(st.reasons))
 
