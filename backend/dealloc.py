@@ -57,7 +57,6 @@ class Dealloc:
         self.rules_dir = rules_dir
         self.free_at_last_use = free_at_last_use
         self.reuse = reuse  # share dead buffers (backend/plan_reuse.py)
-        self.reuses: list = []
         self.stats = Stats()
 
     # ------------------------------------------------------------------ driver
@@ -87,11 +86,15 @@ class Dealloc:
         self._returns()
         self.frees.run()
         self.edits.flush()
+        from .plan_explain import free_notes, reuse_notes
+
+        self.stats.notes = free_notes(rel, f, self.free_at_last_use)
         if self.reuse and self.free_at_last_use:
             from .plan_reuse import share_buffers
 
-            self.reuses = share_buffers(rel, self.val)
-            self.stats.reused = len(self.reuses)
+            reuses = share_buffers(rel, self.val)
+            self.stats.reused = len(reuses)
+            self.stats.notes += reuse_notes(reuses)
         for c in self.consts.values():  # i1 constants whose every use Z3 folded away
             if not c.uses:
                 c.op.erase()

@@ -5,6 +5,8 @@ colouring is checked on hand-made interference graphs."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 try:
@@ -85,3 +87,32 @@ def test_colouring_chains_in_program_order():
     a, b, c = _cands((0, 1, 8), (2, 3, 8), (4, 5, 8))
     edges = {(a, b), (a, c), (b, c)}
     assert _greedy([a, b, c], edges) == [[a, b, c]] == _z3([a, b, c], edges)
+
+
+def test_explain_alloc_cites_the_rules(tmp_path, capsys):
+    """``explain --alloc`` on a line of the input and on a line of the located output:
+    where the buffer is freed and what it reuses, each with its rule's file:line (read
+    from the rules, independently of the explanation code)."""
+    from bufferlog import cli
+
+    src = str(DIR / "reuse_sequential.mlir")
+    rules = (oracle.REPO / "rules" / "plan.dl").read_text().splitlines()
+    free_after = 1 + next(k for k, ln in enumerate(rules) if ln.startswith("free_after(t, v, o) :- free_everywhere(t, b, v), last_use_pos"))
+    may_share = 1 + next(k for k, ln in enumerate(rules) if ln.startswith("may_share(a, c) :-"))
+    assert cli.main(["explain", src, "--alloc", "15"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{src}:15:3: %e2 = tensor.empty()")
+    assert re.search(rf"freed right after its last use, the memref.load at {src}:18:3 .*"
+                     rf"\[free_after.R1 rules/plan.dl:{free_after}\]", out)
+    assert re.search(rf"reuses the buffer of the memref.alloc at {src}:10:3.*"
+                     rf"\[may_share.R1 rules/plan.dl:{may_share}\]", out)
+    located = tmp_path / "out.mlir"
+    assert cli.main(["bufferize", src, "--mlir-print-debuginfo", "-o", str(located)]) == 0
+    capsys.readouterr()
+    line = 1 + next(k for k, ln in enumerate(located.read_text().splitlines())
+                    if "memref.alloc" in ln)
+    assert cli.main(["explain", src, "--alloc", f"{located}:{line}", "--no-reuse"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{src}:10:3: %e = tensor.empty()") and "may_share" not in out
+    assert cli.main(["explain", src, "--alloc", "3"]) == 1
+    assert "no memref.alloc made for line 3" in capsys.readouterr().err
