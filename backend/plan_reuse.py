@@ -18,11 +18,13 @@ size (``share_spans_alloc``), and the colouring keeps the peak low:
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from dataclasses import dataclass
 
 from bufferlog.frontend.ir import Op, Value
 
+from .ir_edit import BlockEdits
 from .plan import static_bytes
 
 Z3_BUDGET = 16  # candidates per block: Z3 answers in well under a second at this size
@@ -55,12 +57,22 @@ def share_buffers(rel, values: dict[int, Value]) -> list[Reuse]:
         if size is not None and _freed_once_in_place(val):
             blocks[b].append(Candidate(v, val, i, j, size))
     done: list[Reuse] = []
-    for cands in blocks.values():
+    by_vid = {c.vid: (b, c) for b, cs in blocks.items() for c in cs}
+    pairs: dict[int, set] = defaultdict(set)
+    for a, c in allowed:
+        if a in by_vid and c in by_vid:
+            pairs[by_vid[a][0]].add((by_vid[a][1], by_vid[c][1]))
+    for b, cands in blocks.items():
         cands.sort(key=lambda c: c.start)
-        edges = {(a, c) for a in cands for c in cands if (a.vid, c.vid) in allowed}
+        edges = pairs[b]
         chains = _z3(cands, edges) if len(cands) <= Z3_BUDGET else _greedy(cands, edges)
-        for chain in chains:
-            done.extend(_merge(chain))
+        if chains:
+            blk = cands[0].value.op.parent
+            pos = {op: k for k, op in enumerate(blk.ops)}
+            edits = BlockEdits()
+            for chain in chains:
+                done.extend(_merge(chain, pos, edits))
+            edits.flush()
     return done
 
 
@@ -74,7 +86,8 @@ def _freed_once_in_place(v: Value) -> bool:
 
 def _chains(cands: list[Candidate], edges) -> list[list[Candidate]]:
     nxt = dict(edges)
-    heads = [c for c in cands if c not in set(nxt.values())]
+    taken = set(nxt.values())
+    heads = [c for c in cands if c not in taken]
     out = []
     for h in heads:
         chain = [h]
@@ -87,16 +100,20 @@ def _chains(cands: list[Candidate], edges) -> list[list[Candidate]]:
 
 def _greedy(cands: list[Candidate], edges) -> list[list[Candidate]]:
     starts = sorted(c.start for c in cands)
-    tails: list[Candidate] = []  # the last candidate of each chain
+    preds: dict[Candidate, list[Candidate]] = defaultdict(list)
+    for a, c in edges:
+        preds[c].append(a)
+    tails: set[Candidate] = set()  # the last candidate of each chain
     chosen = []
     for c in cands:
-        fits = [t for t in tails if (t, c) in edges
-                and not any(t.end < s < c.start for s in starts)]
+        # no candidate made between t's death and c: the first start after t.end is c's
+        fits = [t for t in preds[c] if t in tails
+                and starts[bisect.bisect_right(starts, t.end)] >= c.start]
         if fits:
             t = max(fits, key=lambda t: t.end)
             tails.remove(t)
             chosen.append((t, c))
-        tails.append(c)
+        tails.add(c)
     return _chains(cands, chosen)
 
 
@@ -127,17 +144,17 @@ def _z3(cands: list[Candidate], edges) -> list[list[Candidate]]:
     return _chains(cands, [pair for pair, x in e.items() if z3.is_true(m.eval(x))])
 
 
-def _merge(chain: list[Candidate]) -> list[Reuse]:
-    """``chain[0]``'s buffer serves every candidate of the chain (module doc)."""
+def _merge(chain: list[Candidate], pos: dict[Op, int], edits: BlockEdits) -> list[Reuse]:
+    """``chain[0]``'s buffer serves every candidate of the chain (module doc); ``pos``:
+    the positions of the ops of their block, whose removals ``edits`` queues."""
     first = chain[0].value
     out = []
     for c in chain[1:]:
         free = next(u.op for u in first.uses if u.op.name == "memref.dealloc")
-        blk = free.parent
-        assert blk is c.value.op.parent and blk.ops.index(free) < blk.ops.index(c.value.op), \
+        assert pos.get(free, len(pos)) < pos[c.value.op], \
             "reuse: the earlier buffer must be freed before the later one is made"
-        free.erase()
+        edits.remove(free)
         c.value.replace_all_uses_with(first)
-        c.value.op.erase()
+        edits.remove(c.value.op)
         out.append(Reuse(c.value.op, first.op))
     return out
