@@ -64,16 +64,22 @@ def share_buffers(rel, values: dict[int, Value]) -> list[Reuse]:
             pairs[by_vid[a][0]].add((by_vid[a][1], by_vid[c][1]))
     for b, cands in blocks.items():
         cands.sort(key=lambda c: c.start)
-        edges = pairs[b]
+        blk = cands[0].value.op.parent
+        pos = {op: k for k, op in enumerate(blk.ops)}
+        # the emitted IR agrees with the rules: a's free comes before c's alloc (the
+        # backend keeps a free at the block end when its last use was removed)
+        edges = {(a, c) for a, c in pairs[b] if pos[_free(a.value)] < pos[c.value.op]}
         chains = _z3(cands, edges) if len(cands) <= Z3_BUDGET else _greedy(cands, edges)
         if chains:
-            blk = cands[0].value.op.parent
-            pos = {op: k for k, op in enumerate(blk.ops)}
             edits = BlockEdits()
             for chain in chains:
                 done.extend(_merge(chain, pos, edits))
             edits.flush()
     return done
+
+
+def _free(v: Value) -> Op:
+    return next(u.op for u in v.uses if u.op.name == "memref.dealloc")
 
 
 def _freed_once_in_place(v: Value) -> bool:
@@ -150,8 +156,8 @@ def _merge(chain: list[Candidate], pos: dict[Op, int], edits: BlockEdits) -> lis
     first = chain[0].value
     out = []
     for c in chain[1:]:
-        free = next(u.op for u in first.uses if u.op.name == "memref.dealloc")
-        assert pos.get(free, len(pos)) < pos[c.value.op], \
+        free = _free(first)
+        assert pos[free] < pos[c.value.op], \
             "reuse: the earlier buffer must be freed before the later one is made"
         edits.remove(free)
         c.value.replace_all_uses_with(first)
