@@ -1,13 +1,13 @@
 """Buffer reuse: colour the graph the rules derived (``rules/plan.dl``: ``reuse_range``,
-``may_share``, ``share_spans_alloc``) and make each colour one buffer.
+``may_share``) and make each colour one buffer.
 
 Run after the frees are placed. A candidate is a ``memref.alloc`` that lives over the ops
 ``i..j`` of its block (its free right after op ``j``). A colour is a chain of candidates
-``a -> c -> ...`` where each pair is ``may_share`` (same block and type, no
-interference): ``c``'s alloc goes, its uses take ``a``'s buffer, and ``a``'s free goes, so
-the buffer is freed where ``c`` was. The buffer is then held from ``a``'s alloc to ``c``'s
-free, across the gap between them: a chain never spans an allocation the rules could not
-size (``share_spans_alloc``), and the colouring keeps the peak low:
+``a -> c -> ...`` where each pair is ``may_share`` (same block and type, ``a`` dead when
+``c`` is made: they do not interfere): ``c``'s alloc goes, its uses take ``a``'s buffer,
+and ``a``'s free goes, so the buffer is freed where ``c`` was. The buffer is then held
+from ``a``'s alloc to ``c``'s free, across the gap between them (the rules never offer a
+buffer across an allocation they cannot size), and the colouring keeps the peak low:
 
 * Z3 (at most ``Z3_BUDGET`` candidates in the block): minimise the peak bytes of the
   block's candidates (their ranges plus the gaps the chains hold), then the number of
