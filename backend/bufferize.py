@@ -1282,5 +1282,5 @@ def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
         return module
     from bufferlog.backend.dealloc import deallocate
 
-    deallocate(module, "memref-dealloc", engine, rules_dir, plan.free_at_last_use)
+    deallocate(module, "memref-dealloc", engine, rules_dir, plan.free_at_last_use, plan.reuse)
     return module

@@ -47,7 +47,8 @@ __all__ = ["EMITS", "Dealloc", "Stats", "clone_ops", "deallocate"]
 
 class Dealloc:
     def __init__(self, module: Module, emit: str = "memref-dealloc", engine: str = "auto",
-                 rules_dir: str | Path | None = None, free_at_last_use: bool = True):
+                 rules_dir: str | Path | None = None, free_at_last_use: bool = True,
+                 reuse: bool = False):
         if emit not in EMITS:
             raise UserError(f"unknown --emit '{emit}' (choose from {', '.join(EMITS)})")
         self.m = module
@@ -55,6 +56,7 @@ class Dealloc:
         self.engine = engine
         self.rules_dir = rules_dir
         self.free_at_last_use = free_at_last_use
+        self.reuse = reuse  # share dead buffers (backend/plan_reuse.py)
         self.stats = Stats()
 
     # ------------------------------------------------------------------ driver
@@ -84,6 +86,15 @@ class Dealloc:
         self._returns()
         self.frees.run()
         self.edits.flush()
+        from .plan_explain import free_notes, reuse_notes
+
+        self.stats.notes = free_notes(rel, f, self.free_at_last_use)
+        if self.reuse and self.free_at_last_use:
+            from .plan_reuse import share_buffers
+
+            reuses = share_buffers(rel, self.val)
+            self.stats.reused = len(reuses)
+            self.stats.notes += reuse_notes(reuses)
         for c in self.consts.values():  # i1 constants whose every use Z3 folded away
             if not c.uses:
                 c.op.erase()
@@ -325,9 +336,11 @@ def clone_ops(src: Value, loc, view_source=None) -> list[Op]:
 
 
 def deallocate(module: Module, emit: str = "memref-dealloc", engine: str = "auto",
-               rules_dir: str | Path | None = None, free_at_last_use: bool = True) -> Stats:
+               rules_dir: str | Path | None = None, free_at_last_use: bool = True,
+               reuse: bool = False) -> Stats:
     """Insert the frees; ``free_at_last_use`` frees a buffer right after its last use in
-    the block whose end would free it (``rules/plan.dl free_after``)."""
-    d = Dealloc(module, emit, engine, rules_dir, free_at_last_use)
+    the block whose end would free it (``rules/plan.dl free_after``); ``reuse`` then lets
+    a later allocation take a dead buffer (``backend/plan_reuse.py``)."""
+    d = Dealloc(module, emit, engine, rules_dir, free_at_last_use, reuse)
     d.run()
     return d.stats

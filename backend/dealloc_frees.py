@@ -41,7 +41,9 @@ class Stats:
     indicators: int = 0
     folded: int = 0
     early: int = 0  # frees moved up from the block end to right after the last use
+    reused: int = 0  # allocations removed: they take a dead buffer (backend/plan_reuse.py)
     reasons: list[str] = field(default_factory=list)  # one line per guarded free or runtime check
+    notes: list = field(default_factory=list)  # backend.plan_explain.Note: explain --alloc
 
     def summary(self) -> str:
         return (f"deallocs: static={self.static} conditional={self.conditional} "

@@ -33,6 +33,7 @@ class PlanOptions:
 
     fold: bool = True
     free_at_last_use: bool = True
+    reuse: bool = True  # a later allocation takes a dead buffer (backend/plan_reuse.py)
     hoist_out_of_loops: bool = False  # opt-in, as mlir-opt's --buffer-loop-hoisting
     promote_buffers_to_stack: bool = False  # opt-in, as mlir-opt's pass of that name
     max_alloc_size_in_bytes: int = 1024  # mlir-opt's promote-buffers-to-stack default
@@ -41,7 +42,7 @@ class PlanOptions:
     @classmethod
     def off(cls) -> PlanOptions:
         """No stage: bufferize and deallocate as mlir-opt's pipeline places buffers."""
-        return cls(fold=False, free_at_last_use=False)
+        return cls(fold=False, free_at_last_use=False, reuse=False)
 
     @classmethod
     def all(cls) -> PlanOptions:
@@ -56,6 +57,7 @@ class PlanStats:
     folded_copies: int = 0  # copies of a buffer onto itself removed
     folded_ifs: int = 0  # scf.if on a constant condition replaced by its taken region
     early_frees: int = 0  # frees moved up to right after the last use
+    reused: int = 0  # allocations removed: they take a dead buffer of the same type
     hoisted: int = 0  # allocations moved out of a loop (one per loop level)
     stack_promotions: int = 0  # allocations turned into memref.alloca
     out_params: int = 0  # private functions' results turned into caller-allocated arguments

@@ -153,7 +153,9 @@ class DeallocStats:
     indicators: int  # i1 ownership indicators added
     folded: int  # conditions Z3 folded to a constant
     early: int = 0  # frees moved up to right after the last use (rules/plan.dl)
+    reused: int = 0  # allocations that take a dead buffer instead (rules/plan.dl may_share)
     reasons: tuple[str, ...] = ()  # why each guarded free or runtime check is kept
+    notes: tuple = ()  # backend.plan_explain.Note: where each alloc is freed, what it reuses
 
 
 @dataclass
@@ -418,10 +420,12 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
         if kept is not None:  # left by allow-unknown-ops / bufferize-function-boundaries=0
             raise E.DeallocError(f"'{kept.name}' op stays on tensors: deallocation of partly "
                                  "bufferized IR is not supported (use --no-dealloc)", kept.loc)
-        stats = _deallocate(module, "memref-dealloc", engine, rules, plan.free_at_last_use)
+        stats = _deallocate(module, "memref-dealloc", engine, rules, plan.free_at_last_use,
+                            plan.reuse)
     with phase("figures"):
         planned.peak_static_bytes = peak_static_bytes(module)
         planned.early_frees = stats.early if stats is not None else 0
+        planned.reused = stats.reused if stats is not None else 0
         return Bufferized(module, a, OutputFigures.of(module), _copies(module, a, source_ops),
                           stats, planned)
 
@@ -433,15 +437,16 @@ def _on_tensors(op: Any) -> bool:
 
 
 def _deallocate(module: Any, emit: str, engine: str, rules: Any = None,
-                free_at_last_use: bool = True) -> DeallocStats:
+                free_at_last_use: bool = True, reuse: bool = False) -> DeallocStats:
     with phase("dealloc"), _stage(E.DeallocError):
         from bufferlog.backend.dealloc import deallocate as insert
 
         if emit not in EMITS:
             raise E.DeallocError(f"unknown --emit '{emit}' (choose from {', '.join(EMITS)})")
-        st = insert(module, emit, engine, rules, free_at_last_use)
+        st = insert(module, emit, engine, rules, free_at_last_use, reuse)
         return DeallocStats(**{k: getattr(st, k) for k in DeallocStats.__dataclass_fields__
-                               if k != "reasons"}, reasons=tuple(st.reasons))
+                               if k not in ("reasons", "notes")},
+                            reasons=tuple(st.reasons), notes=tuple(st.notes))
 
 
 def deallocate(source: Any, *, emit: str = "memref-dealloc", engine: str = "auto",
@@ -499,6 +504,68 @@ def explain(source: Any, op: int | str, *, strategy: str = "oneshot", engine: st
         res = explain_ops(facts, an, dec, str(op), engine, str(rules) if rules else None,
                           depth, getattr(a.module, "source_lines", None))
         return Explanation(res["engine"], res["conflicts"], res["ops"])
+
+
+def explain_alloc(source: Any, target: str, *, strategy: str = "oneshot", engine: str = "auto",
+                  rules: str | os.PathLike | None = None, options: Any = None,
+                  plan: Any = None) -> list[dict]:
+    """Where each ``memref.alloc`` made for source line ``target`` (a line, ``FILE:LINE[:COL]``
+    of the input, or ``FILE:LINE`` of a ``bufferize --mlir-print-debuginfo`` output) is
+    freed and what buffer it reuses, each with the rule that decided it: a list of
+    ``{"loc", "text", "notes": [{"text", "relation", "rule", "site"}]}``, one per line of
+    the input that made allocations (the ``explain --alloc --format json`` shape)."""
+    from pathlib import Path
+
+    from bufferlog.backend.dealloc_rules import load
+    from bufferlog.engine.explanation import _FILE_LINE, output_position
+
+    module = _module(source)
+    b = bufferize(module, strategy=strategy, engine=engine, rules=rules, options=options,
+                  plan=plan)
+    notes = b.dealloc.notes if b.dealloc is not None else ()
+    file = next((str(n.alloc.loc.file) for n in notes), "-")
+    m = _FILE_LINE.match(target)
+    col = None
+    if m is None:
+        try:
+            line = int(target)
+        except ValueError:
+            raise E.UserError(f"--alloc takes a line or FILE:LINE[:COL], got '{target}'") from None
+    else:
+        line, col = int(m["line"]), int(m["col"]) if m["col"] else None
+        if m["file"] != file:
+            line, col = output_position(m["file"], line)
+    picked = [n for n in notes if n.alloc.loc.line == line and (
+        col is None or col in (n.alloc.loc.col, getattr(n.alloc.name_loc, "col", None)))]
+    if not picked:
+        raise E.UserError(f"no memref.alloc made for line {line}", f"{file}:{line}:{col or 1}")
+    prog = load(rules)
+
+    def site(rel: str, rid: str) -> str:
+        r = next((r for r in prog.rules_for(rel) if r.rid == rid), None) if rel else None
+        return "" if r is None else f"{Path(r.loc.file).parent.name}/{Path(r.loc.file).name}:{r.loc.line}"
+
+    lines = getattr(module, "source_lines", None) or []
+    out: dict[str, dict] = {}
+    for n in picked:
+        loc = n.alloc.loc
+        item = out.setdefault(str(loc), {
+            "loc": str(loc), "notes": [],
+            "text": lines[loc.line - 1].strip() if 0 < loc.line <= len(lines) else ""})
+        item["notes"].append({"text": n.text, "relation": n.relation, "rule": n.rule,
+                              "site": site(n.relation, n.rule)})
+    return list(out.values())
+
+
+def render_alloc_explanation(items: list[dict]) -> str:
+    """The text form of :func:`explain_alloc`."""
+    out = []
+    for it in items:
+        out.append(f"{it['loc']}: {it['text']}")
+        for n in it["notes"]:
+            why = f"   [{n['relation']}.{n['rule']} {n['site']}]" if n["relation"] else ""
+            out.append(f"  memref.alloc: {n['text']}{why}")
+    return "\n".join(out) + "\n"
 
 
 def figures_row(a: Analysis, b: Bufferized | Deallocated | None = None) -> dict[str, Any]:

@@ -132,7 +132,7 @@ def test_small_local_buffers_go_to_the_stack():
     text = _two_buffers(64)  # 256 bytes each
     ref = _run(theirs(text))
     stack = _run(ours(text, PlanOptions(promote_buffers_to_stack=True)))
-    heap = _run(ours(text, PlanOptions(promote_buffers_to_stack=True,
+    heap = _run(ours(text, PlanOptions(promote_buffers_to_stack=True, reuse=False,
                                        max_alloc_size_in_bytes=128)))
     assert stack.data == ref.data == heap.data
     assert (stack.allocs, stack.peak_bytes) == (0, 0)
@@ -149,5 +149,5 @@ def test_loop_temporary_hoisted_and_example_runs():
     planned = _run(ours(text, PlanOptions.all()))
     unplanned = _run(ours(text, PlanOptions.off()))
     assert planned.data == ref.data == unplanned.data
-    assert unplanned.allocs == 7 and planned.allocs == 4
+    assert unplanned.allocs == 7 and planned.allocs == 3  # hoisted, then reused after the loop
     assert planned.peak_bytes == 2 * 2048 < unplanned.peak_bytes <= ref.peak_bytes

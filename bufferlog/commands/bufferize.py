@@ -37,6 +37,9 @@ def add_plan_options(p) -> None:
                    help="keep copies of a buffer onto itself and scf.if on constants")
     g.add_argument("--no-free-at-last-use", dest="free_at_last_use", action="store_false",
                    help="free buffers at block ends, as mlir-opt does, not after their last use")
+    g.add_argument("--no-reuse", dest="reuse", action="store_false",
+                   help="give every allocation its own buffer (no reuse of a dead buffer "
+                        "of the same type)")
     g.add_argument("--hoist-out-of-loops", action="store_true",
                    help="allocate buffers that die within one loop iteration once, before "
                         "the loop (as mlir-opt's --buffer-loop-hoisting)")

@@ -5,7 +5,7 @@ derived by rules)."""
 from __future__ import annotations
 
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, fields
 
 from bufferlog.commands import add_engine, add_io, run_on_input
 from bufferlog.commands.analyze import print_stats
@@ -33,8 +33,9 @@ def run(args) -> int:
     def work(text: str, name: str) -> str:
         d = deallocate(parse(text, name), emit=args.emit, engine=args.engine, rules=args.rules)
         if args.stats:
-            stats = asdict(d.stats)
-            reasons = stats.pop("reasons")
+            stats = {f.name: getattr(d.stats, f.name) for f in fields(d.stats)
+                     if f.name not in ("reasons", "notes")}  # notes: explain --alloc
+            reasons = d.stats.reasons
             print_stats({**stats, **asdict(d.figures)})
             for r in reasons:
                 print(r, file=sys.stderr)
