@@ -153,6 +153,7 @@ class Frees:
             self.retain[(t, v)].add(u)
         for s, v, u in d.rel("sink_retain"):
             self.retain[(-1 - s, v)].add(u)
+        self.returns = {t for (t,) in d.rel("retain_returned")}
         after: dict[tuple[int, int], Op] = {}  # (t, v) -> the op to free v before
         if d.free_at_last_use:
             for t, v, o in d.rel("free_after"):
@@ -186,7 +187,7 @@ class Frees:
             if kept:
                 names = ", ".join(d.name(it.value) for it in grp)
                 vals = [d.val[u] for u in kept]
-                if anchor.name == "func.return":  # what leaves: a kept value, or its clone
+                if point in self.returns:  # what leaves: a kept value, or its clone
                     vals = [x for x in anchor.operands
                             if isinstance(x.type, (T.MemRefType, T.UnrankedMemRefType))]
                 keep = ", ".join(d.name(x) for x in vals)
