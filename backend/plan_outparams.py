@@ -28,32 +28,10 @@ import re
 
 from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import TypeAttr
-from bufferlog.frontend.ir import Module, Op, Value
+from bufferlog.frontend.ir import Module, Op
 
 from .ir_edit import walk_ops
-from .plan_stack import CALLS, _is_terminator, _takes_in
-
-
-def _stays_inside(alloc: Value, ret: Op) -> bool:
-    """No alias of ``alloc`` leaves the function except ``alloc`` itself through ``ret``."""
-    seen, todo = {alloc}, [alloc]
-    while todo:
-        v = todo.pop()
-        for use in v.uses:
-            op = use.op
-            if op is ret and v is alloc:
-                continue
-            if _is_terminator(op) or _takes_in(op):
-                return False
-            results = [r for r in op.results
-                       if isinstance(r.type, (T.MemRefType, T.UnrankedMemRefType))]
-            if op.name in CALLS and results:
-                return False
-            for r in results:
-                if r not in seen:
-                    seen.add(r)
-                    todo.append(r)
-    return True
+from .plan_stack import is_local, static_alloc
 
 
 def _fresh_results(func: Op) -> list[int]:
@@ -65,12 +43,10 @@ def _fresh_results(func: Op) -> list[int]:
     out = []
     for k, v in enumerate(ret.operands):
         op = getattr(v, "op", None)
-        if (op is None or op.name != "memref.alloc" or op.operands
-                or op.parent_op is not func or ret.operands.count(v) != 1
-                or not isinstance(v.type, T.MemRefType)
-                or any(d is None for d in v.type.shape)):
+        if (op is None or not static_alloc(op) or op.parent_op is not func
+                or ret.operands.count(v) != 1):
             continue
-        if _stays_inside(v, ret):
+        if is_local(v, ret):
             out.append(k)
     return out
 

@@ -39,13 +39,16 @@ def _takes_in(op: Op) -> bool:
                for r in op.regions for b in r.blocks for a in b.args)
 
 
-def is_local(alloc: Value) -> bool:
-    """No alias of ``alloc`` leaves the region iteration that made it (module doc)."""
+def is_local(alloc: Value, exit: Op | None = None) -> bool:
+    """No alias of ``alloc`` leaves the region iteration that made it (module doc), except
+    ``alloc`` itself as an operand of terminator ``exit``, if given."""
     seen, todo = {alloc}, [alloc]
     while todo:
         v = todo.pop()
         for use in v.uses:
             op = use.op
+            if op is exit and v is alloc:
+                continue
             if _is_terminator(op) or _takes_in(op):
                 return False
             results = [r for r in op.results if isinstance(r.type, (T.MemRefType,
@@ -59,7 +62,7 @@ def is_local(alloc: Value) -> bool:
     return True
 
 
-def _static_alloc(op: Op) -> bool:
+def static_alloc(op: Op) -> bool:
     return (op.name == "memref.alloc" and not op.operands
             and isinstance(op.results[0].type, T.MemRefType)
             and all(d is not None for d in op.results[0].type.shape))
@@ -69,7 +72,7 @@ def hoist_out_of_loops(module: Module) -> int:
     """Move local static allocations out of sequential loops; the number of moves."""
     moved = 0
     for op in list(walk_ops(module)):
-        if not _static_alloc(op) or not is_local(op.results[0]):
+        if not static_alloc(op) or not is_local(op.results[0]):
             continue
         while op.parent_op is not None and op.parent_op.name in SEQUENTIAL_LOOPS:
             loop = op.parent_op
@@ -101,7 +104,7 @@ def promote_to_stack(module: Module, max_alloc_size_in_bytes: int) -> int:
 
     promoted = 0
     for op in list(walk_ops(module)):
-        if not _static_alloc(op):
+        if not static_alloc(op):
             continue
         size = static_bytes(op.results[0].type)
         if size is None or size > max_alloc_size_in_bytes:
