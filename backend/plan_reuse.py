@@ -160,6 +160,9 @@ def _merge(chain: list[Candidate], pos: dict[Op, int], edits: BlockEdits) -> lis
         assert pos[free] < pos[c.value.op], \
             "reuse: the earlier buffer must be freed before the later one is made"
         edits.remove(free)
+        last = _free(c.value)  # now the free of the shared buffer: say so in its location
+        last.cause = (f"free of the buffer the allocations at {first.op.loc} and "
+                      f"{c.value.op.loc} share (reuse); " + (last.cause or ""))
         c.value.replace_all_uses_with(first)
         edits.remove(c.value.op)
         out.append(Reuse(c.value.op, first.op))
