@@ -5,7 +5,7 @@ quoting (Soufflé's default).  Hence a symbol written to a file cannot contain a
 newline or a carriage return: writing one is a :class:`MalformedFacts` error (the
 embedded engine takes such symbols in memory).  Numbers are 32-bit signed (Soufflé's
 default build); reading accepts an optional sign, decimal digits, ``0x`` hex and ``0b``
-binary.  Symbols cannot contain NUL (neither engine can).  A missing ``<rel>.facts`` for an
+binary.  Symbols cannot contain NUL or lone surrogates (neither engine can).  A missing ``<rel>.facts`` for an
 ``.input`` relation is an error, as in Soufflé (an empty file is an empty relation).
 """
 
@@ -76,8 +76,12 @@ def _well_formed(rows: list[Tuple], types: list[str]) -> bool:
         if ty == "number":
             if set(map(type, col)) != {int} or min(col) < INT_MIN or max(col) > INT_MAX:
                 return False
-        elif set(map(type, col)) != {str} or "\0" in "".join(col):
+        elif set(map(type, col)) != {str}:
             return False
+        else:
+            text = "".join(col)
+            if "\0" in text or not text.isascii() and not _utf8(text):
+                return False
     return True
 
 
@@ -97,6 +101,18 @@ def _reject(rel: str, rows: list[Tuple], types: list[str]) -> None:
                 raise MalformedFacts(f"{where}, column {j}: expected a symbol (str), got {v!r}")
             elif "\0" in v:
                 raise MalformedFacts(f"{where}, column {j}: symbols cannot contain NUL")
+            elif not v.isascii() and not _utf8(v):
+                raise MalformedFacts(f"{where}, column {j}: symbols cannot contain lone "
+                                     f"surrogates (not writable as UTF-8): {v!r}")
+
+
+def _utf8(v: str) -> bool:
+    """``v`` can be written as UTF-8 (no lone surrogate), as both engines need."""
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def parse_number(text: str) -> int:
