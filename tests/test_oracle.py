@@ -185,6 +185,9 @@ def test_copy_before_write_needs_the_print_rewrite():
             oracle.reference_bufferize(UNRANKED, options="copy-before-write")
         if not any(m in str(e.value) for m in ("Stack dump", "PLEASE submit", "timed out")):
             break  # (it also hangs at random: a timeout is no diagnosis either)
+    else:
+        pytest.skip(f"mlir-opt-22 crashed or hung on all {oracle.SEMANTIC_ATTEMPTS} attempts "
+                    "(no diagnosis to check)")
     assert "unranked" in str(e.value)
     sem = oracle.semantic_reference(UNRANKED)
     assert "bufferization.to_buffer" not in sem and "memref<*xf32>" in sem
