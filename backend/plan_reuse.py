@@ -154,15 +154,17 @@ def _merge(chain: list[Candidate], pos: dict[Op, int], edits: BlockEdits) -> lis
     """``chain[0]``'s buffer serves every candidate of the chain (module doc); ``pos``:
     the positions of the ops of their block, whose removals ``edits`` queues."""
     first = chain[0].value
+    # the shared buffer's current free, kept rather than searched again among the uses of
+    # ``first``, which grow with every merge (quadratic on a long chain)
+    free = _free(first)
     out = []
     for c in chain[1:]:
-        free = _free(first)
         assert pos[free] < pos[c.value.op], \
             "reuse: the earlier buffer must be freed before the later one is made"
         edits.remove(free)
-        last = _free(c.value)  # now the free of the shared buffer: say so in its location
-        last.cause = (f"free of the buffer the allocations at {first.op.loc} and "
-                      f"{c.value.op.loc} share (reuse); " + (last.cause or ""))
+        free = _free(c.value)  # now the free of the shared buffer: say so in its location
+        free.cause = (f"free of the buffer the allocations at {first.op.loc} and "
+                      f"{c.value.op.loc} share (reuse); " + (free.cause or ""))
         c.value.replace_all_uses_with(first)
         edits.remove(c.value.op)
         out.append(Reuse(c.value.op, first.op))
