@@ -67,7 +67,7 @@ def test_overlay_breaking_the_interface_is_a_located_error(tmp_path: Path) -> No
 OP_NAME = re.compile(r'"(?:memref|scf|cf|func|arith|bufferization|linalg|vector|affine)\.[a-z_.]+"')
 
 
-@pytest.mark.parametrize("name", ["liveness.dl", "ownership.dl", "memref_alias.dl"])
+@pytest.mark.parametrize("name", ["liveness.dl", "ownership.dl", "memref_alias.dl", "plan.dl"])
 def test_no_op_names_in_dealloc_rules(name: str) -> None:
     assert not OP_NAME.findall((RULES / name).read_text())
 
