@@ -1004,11 +1004,14 @@ class Bufferizer:
                 self.buf[v] = v
 
     def loop_value(self, y: Value, mine: Value | None, body, used: set, t) -> Value:
-        """What a loop terminator passes for carried buffer ``y``: ``mine`` itself, a
-        fresh allocation of this body, else a fresh copy."""
+        """What a loop terminator passes for carried buffer ``y``: ``mine`` itself (also
+        when ``y`` is the result of inner ``scf.for`` loops that carry ``mine`` through
+        unchanged), a fresh allocation of this body, else a fresh copy."""
         root = strip_casts(y)
         if root is mine and mine is not None:
             return self.cast(y, t)
+        if mine is not None and passed_through(root) is mine:
+            return self.cast(mine, t)
         ro = getattr(root, "op", None)
         fresh = ro is not None and ro.name == "memref.alloc" and ro.parent is body
         if not fresh or root in used or not cast_compatible(y.type, t):
@@ -1084,10 +1087,8 @@ class Bufferizer:
             if types[k] is None:
                 new.append(v)
                 continue
-            b = self.B(v)
-            root = strip_casts(b)
             mine = next((after.args[a] for a, j in origin.items() if j == k), None)
-            new.append(self.loop_value(b, mine if root is mine else None, after, used, types[k]))
+            new.append(self.loop_value(self.B(v), mine, after, used, types[k]))
         y.set_operands(new)
         self.ip = op
 
@@ -1246,6 +1247,19 @@ def functions(module: Module) -> list[Op]:
 def strip_casts(v: Value) -> Value:
     while getattr(v, "op", None) is not None and v.op.name == "memref.cast":
         v = v.op.operands[0]
+    return v
+
+
+def passed_through(v: Value) -> Value:
+    """The buffer that ``scf.for`` results ``v`` always are: an ``scf.for`` whose body
+    yields its iteration argument unchanged returns its init (mlir-opt's canonicalizer
+    folds such a result into the init)."""
+    while getattr(v, "op", None) is not None and v.op.name == "scf.for":
+        body = v.op.regions[0].entry
+        k = v.op.results.index(v)
+        if strip_casts(body.ops[-1].operands[k]) is not body.args[k + 1]:
+            break
+        v = strip_casts(v.op.operands[k + 3])
     return v
 
 

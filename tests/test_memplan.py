@@ -39,19 +39,25 @@ def copies(ir: str) -> tuple[int, int]:
     return f["copies"] + f["clones"], f["bytes_copied"]
 
 
-#: seeds (of the first 40) where bufferlog still copies more than mlir-opt: values
-#: carried by scf.while (mlir-opt copies at scf.condition, bufferlog at scf.yield and
-#: after the loop) -- docs/memory-planning.md, "Limits"
-STILL_MORE_COPIES = {12, 33}
+#: seeds (of 0-99) where bufferlog still copies more than mlir-opt -- docs/memory-planning.md,
+#: "Limits"
+STILL_MORE_COPIES = {12, 33, 42, 48, 60}
+
+
+def _seed(s: int):
+    marks = [pytest.mark.slow] if s >= 40 else []
+    if s in STILL_MORE_COPIES:
+        marks.append(pytest.mark.xfail(strict=True, reason="docs/memory-planning.md, Limits"))
+    return pytest.param(s, marks=marks)
 
 
 @needs_oracle
 @pytest.mark.oracle
-@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.xfail(
-    strict=True, reason="scf.while carried values")) if s in STILL_MORE_COPIES else s
-    for s in range(40)])
+@pytest.mark.parametrize("seed", [_seed(s) for s in range(100)])
 def test_copies_never_more_than_mlir_opt(seed):
-    """oneshot makes mlir-opt's decisions: it must not copy more (count or bytes)."""
+    """oneshot makes mlir-opt's decisions: it must not copy more (count or bytes). Seeds
+    57, 67 (an scf.if on a comparison of constants) and 72 (an scf.for carrying its
+    iteration argument unchanged, yielded by an scf.while) copied more before."""
     text = gen_programs.generate(seed, 12, dps=True)
     mine, ref = copies(ours(text)), copies(theirs(text))
     assert mine[0] <= ref[0] and mine[1] <= ref[1], (mine, ref)
