@@ -969,7 +969,8 @@ class Bufferizer:
         args, passed = [], {}
         for i, v in enumerate(op.operands):
             if self.t_use(op, i):
-                b = self.operand_buffer(op, i)
+                # a copy only if the callee reads the argument, as mlir-opt
+                b = self.operand_buffer(op, i, (self.op_id.get(op, -1), i) in self.an.reads)
                 passed[i] = b
                 v = self.to_type(b, ft_in[i])
             args.append(v)
