@@ -8,6 +8,8 @@ counting allocator (values, live, double and foreign frees, peak bytes)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 try:
@@ -23,6 +25,7 @@ from bufferlog.frontend.parser import parse
 from bufferlog.frontend.printer import print_module
 
 needs_oracle = pytest.mark.skipif(not oracle.available(), reason="mlir-opt-22/mlir-runner-22 missing")
+HERE = Path(__file__).parent
 MODELS = sorted((oracle.SHARED / "torch_exec").glob("*.mlir"))
 
 
@@ -144,6 +147,20 @@ def test_small_local_buffers_go_to_the_stack():
     assert stack.data == ref.data == heap.data
     assert (stack.allocs, stack.peak_bytes) == (0, 0)
     assert heap.allocs == 2 and heap.peak_bytes == 64 * 4
+
+
+@needs_oracle
+@pytest.mark.oracle
+def test_small_buffers_through_branches_and_calls_go_to_the_stack():
+    """tests/memplan/stack_through.mlir: buffers that flow out of scf.if branches or into a
+    call whose callee never returns them are allocas; a result that is an alloca on one
+    path and a heap buffer on the other is freed on the heap path only. Heap use left:
+    the 2 KiB buffer over the limit and @scale's result (64 bytes)."""
+    text = (HERE / "memplan" / "stack_through.mlir").read_text()
+    ref = oracle.run_semantic(text)
+    r = _run(ours(text, PlanOptions(promote_buffers_to_stack=True)))
+    assert r.data == ref.data
+    assert (r.allocs, r.peak_bytes) == (2, 2048 + 64)
 
 
 @needs_oracle
