@@ -1007,16 +1007,27 @@ class Bufferizer:
     def loop_value(self, y: Value, mine: Value | None, body, used: set, t) -> Value:
         """What a loop terminator passes for carried buffer ``y``: ``mine`` itself (also
         when ``y`` is the result of inner ``scf.for`` loops that carry ``mine`` through
-        unchanged), a fresh allocation of this body, else a fresh copy."""
+        unchanged), a fresh allocation of this body, the result of an inner loop of this
+        body that starts from either (each of its iterations passes on its own argument or
+        a fresh buffer, so the result is one of those), else a fresh copy."""
         root = strip_casts(y)
         if root is mine and mine is not None:
             return self.cast(y, t)
         if mine is not None and passed_through(root) is mine:
             return self.cast(mine, t)
-        ro = getattr(root, "op", None)
-        fresh = ro is not None and ro.name == "memref.alloc" and ro.parent is body
-        if not fresh or root in used or not cast_compatible(y.type, t):
+
+        def fresh(v: Value) -> bool:
+            o = getattr(v, "op", None)
+            return o is not None and o.name == "memref.alloc" and o.parent is body
+
+        start = loop_start(root) if getattr(root, "op", None) is not None \
+            and root.op.parent is body else None
+        owned = fresh(root) or (start is not None and start not in used
+                                and (start is mine and mine is not None or fresh(start)))
+        if not owned or root in used or not cast_compatible(y.type, t):
             y = self.fresh_copy(y) if not isinstance(y.type, T.UnrankedMemRefType) else y
+        elif start is not None:
+            used.add(start)
         used.add(strip_casts(y))
         return self.to_type(y, t)
 
@@ -1262,6 +1273,21 @@ def passed_through(v: Value) -> Value:
             break
         v = strip_casts(v.op.operands[k + 3])
     return v
+
+
+def loop_start(v: Value) -> Value | None:
+    """The buffer an ``scf.for`` / ``scf.while`` result ``v`` starts from (its init, cast
+    stripped), or None: an ``scf.while`` result that its ``scf.condition`` does not take
+    from the before region's argument."""
+    op = getattr(v, "op", None)
+    if op is None or op.name not in ("scf.for", "scf.while"):
+        return None
+    k = op.results.index(v)
+    if op.name == "scf.for":
+        return strip_casts(op.operands[k + 3])
+    before = op.regions[0].entry
+    c = strip_casts(before.ops[-1].operands[k + 1])
+    return strip_casts(op.operands[before.args.index(c)]) if c in before.args else None
 
 
 def dense_i32(*sizes: int):
