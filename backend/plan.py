@@ -63,8 +63,8 @@ class PlanStats:
     folded_ifs: int = 0  # scf.if on a constant condition replaced by its taken region
     early_frees: int = 0  # frees moved up to right after the last use
     reused: int = 0  # allocations removed: they take a dead buffer of the same type
-    hoisted_to_dominator: int = 0  # pairs of scf.if branch allocations made once, before it
-    hoisted: int = 0  # allocations moved out of a loop (one per loop level)
+    hoisted: int = 0  # allocations moved up: out of a loop (one per loop level), or a pair
+    # out of the two branches of an scf.if (one per pair)
     stack_promotions: int = 0  # allocations turned into memref.alloca
     out_params: int = 0  # private functions' results turned into caller-allocated arguments
     peak_static_bytes: int = 0  # see peak_static_bytes()
@@ -79,9 +79,9 @@ def before_dealloc(module: Module, opts: PlanOptions) -> PlanStats:
     if opts.out_params:
         st.out_params = out_params(module)
     if opts.hoist_to_dominator:
-        st.hoisted_to_dominator = hoist_to_dominator(module)
+        st.hoisted = hoist_to_dominator(module)
     if opts.hoist_out_of_loops:
-        st.hoisted = hoist_out_of_loops(module)
+        st.hoisted += hoist_out_of_loops(module)
     if opts.promote_buffers_to_stack:
         st.stack_promotions = promote_to_stack(module, opts.max_alloc_size_in_bytes)
     return st

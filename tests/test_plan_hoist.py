@@ -49,7 +49,7 @@ def _if_allocs(ir: str) -> list[int]:
 
 def test_pairs_in_both_branches_are_hoisted_others_stay():
     ir, st = _ours(PlanOptions(hoist_to_dominator=True))
-    assert st.hoisted_to_dominator == 2
+    assert st.hoisted == 2
     # %r1 and %r2: nothing left in the branches; %r3 (one branch only) and %r4 (a local
     # temporary followed by another allocation) keep theirs
     assert _if_allocs(ir) == [0, 0, 1, 4]
