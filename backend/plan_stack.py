@@ -53,9 +53,11 @@ def _branch_results(term: Op, v: Value) -> list[Value]:
     return [r for r, w in zip(owner.results, term.operands, strict=True) if w is v]
 
 
-def _callee_keeps_none(call: Op, v: Value) -> bool:
+def _callee_keeps_none(call: Op, v: Value, checking: frozenset) -> bool:
     """``call`` is a ``func.call`` of a function of this module that never returns (nor
-    otherwise lets out) an alias of the arguments it gets as ``v``."""
+    otherwise lets out) an alias of the arguments it gets as ``v``. ``checking``: the
+    parameters whose locality is being decided up the call chain; a (mutually) recursive
+    call back to one of them is taken as an escape."""
     if call.name != "func.call":
         return False
     sym = getattr(call.attrs.get("callee"), "root", None)
@@ -67,13 +69,14 @@ def _callee_keeps_none(call: Op, v: Value) -> bool:
                and f.regions and f.regions[0].blocks), None)
     if fn is None:
         return False
-    args = fn.regions[0].blocks[0].args
-    return all(is_local(args[k]) for k, w in enumerate(call.operands) if w is v)
+    params = [fn.regions[0].blocks[0].args[k] for k, w in enumerate(call.operands) if w is v]
+    return all(a not in checking and is_local(a, checking=checking | {a}) for a in params)
 
 
-def is_local(alloc: Value, exit: Op | None = None) -> bool:
+def is_local(alloc: Value, exit: Op | None = None, checking: frozenset = frozenset()) -> bool:
     """No alias of ``alloc`` leaves the region iteration that made it (module doc), except
-    ``alloc`` itself as an operand of terminator ``exit``, if given."""
+    ``alloc`` itself as an operand of terminator ``exit``, if given (``checking``: see
+    :func:`_callee_keeps_none`)."""
     seen, todo = {alloc}, [alloc]
     while todo:
         v = todo.pop()
@@ -90,7 +93,7 @@ def is_local(alloc: Value, exit: Op | None = None) -> bool:
             elif _takes_in(op):
                 return False
             elif op.name in CALLS and results:
-                if not _callee_keeps_none(op, v):
+                if not _callee_keeps_none(op, v, checking):
                     return False
                 results = []
             for r in results:

@@ -166,6 +166,17 @@ def test_small_buffers_through_branches_and_calls_go_to_the_stack():
 
 @needs_oracle
 @pytest.mark.oracle
+def test_recursive_callee_is_an_escape():
+    """tests/memplan/stack_recursive.mlir: deciding whether @rec keeps its argument asks
+    @rec again; that is an escape (it once recursed without end), and the program runs."""
+    text = (HERE / "memplan" / "stack_recursive.mlir").read_text()
+    ir = ours(text, PlanOptions.all())
+    assert "memref.alloca" not in ir
+    assert _run(ir).data == oracle.run_semantic(text).data
+
+
+@needs_oracle
+@pytest.mark.oracle
 def test_loop_temporary_hoisted_and_example_runs():
     """examples/memplan.mlir (docs/memory-planning.md): the loop's temporary is allocated
     once, not once per iteration; same values as mlir-opt, nothing live."""
