@@ -971,8 +971,10 @@ class Bufferizer:
             if self.t_use(op, i):
                 # a copy only if the callee reads the argument, as mlir-opt
                 b = self.operand_buffer(op, i, (self.op_id.get(op, -1), i) in self.an.reads)
-                passed[i] = b
                 v = self.to_type(b, ft_in[i])
+                # a result equivalent to this argument is the buffer the callee wrote:
+                # b itself, or the copy a layout the signature cannot take needed
+                passed[i] = b if strip_casts(v) is b else v
             args.append(v)
         if self.state.get(callee) == "busy":
             self.nodrop.add(callee)

@@ -114,8 +114,10 @@ class Block:
 
 class Generator:
     def __init__(self, seed: int, size: int, avoid_known_miscompiles: bool = True,
-                 forall: bool = False, cf: bool = False, dps: bool = False):
+                 forall: bool = False, cf: bool = False, dps: bool = False,
+                 views: bool = False):
         self.rng = random.Random(seed)
+        self.views = views
         self.forall = forall
         self.cf = cf
         self.dps = dps
@@ -668,7 +670,8 @@ class Generator:
                 args.append(self.cond(b))
                 types.append("i1")
             else:
-                args.append(self.bounded(b, self.pick(b, p), CLAMP).name)
+                a = self.view_of(b, p) if self.views and self.rng.random() < 0.7 else None
+                args.append((a or self.bounded(b, self.pick(b, p), CLAMP)).name)
                 types.append(ttype(p))
         rtypes = [ttype(s) for s in f.results]
         res = self.fresh("r")
@@ -678,6 +681,37 @@ class Generator:
         for i, s in enumerate(f.results):
             nm = f"{res}#{i}" if len(f.results) > 1 else res
             self.add(b, Val(nm, s, CLAMP, const=f.result_const[i]))
+
+    def view_of(self, b: Block, shape) -> Val | None:
+        """With ``views``: a new extract_slice of ``shape`` from a bigger value (a strided
+        view; a call taking it needs a copy into an identity-layout buffer)."""
+        bigs = [big for big, subs in SLICES.items() if any(sh == shape for sh, _ in subs)]
+        if not bigs:
+            return None
+        big = self.rng.choice(bigs)
+        offs = self.rng.choice(next(o for sh, o in SLICES[big] if sh == shape))
+        # often a parent nothing else reads: the call may then write the view in place
+        parent = self.new_fill(b, big) if self.rng.random() < 0.6 \
+            else self.bounded(b, self.pick(b, big), CLAMP)
+        v = self.fresh()
+        b.emit(f"{v} = tensor.extract_slice {parent.name}{_sl(offs, shape)} : "
+               f"{ttype(big)} to {ttype(shape)}")
+        return self.add(b, Val(v, shape, parent.bound, const=parent.const,
+                               origin=(parent.name, offs)))
+
+    def written_param(self, b: Block, params: list[Val]) -> Val:
+        """With ``views``: a write into a tensor parameter (a fill, or a clamp that also
+        reads it), returned by the helper: the call's result is the argument's buffer."""
+        viewable = [a for a in params if any(sh == a.shape for subs in SLICES.values()
+                                             for sh, _ in subs)]
+        a = self.rng.choice(viewable or params)
+        if self.rng.random() < 0.5:
+            return self.clamp(b, a, in_place=True)
+        s, sb = self.scalar(b)
+        v, t = self.fresh(), ttype(a.shape)
+        b.emit(f"{v} = linalg.fill ins({s} : f32) outs({a.name} : {t}) -> {t}")
+        a.overwritten = True
+        return self.add(b, Val(v, a.shape, sb, root=a.name))
 
     def stmts(self, b: Block, count: int):
         kinds = [(self.st_fill, 2), (self.st_binary, 4), (self.st_copy, 1),
@@ -710,7 +744,7 @@ class Generator:
         f = Func(f"f{idx}", params, [])
         b = Block("  ", [], [], ["%true", "%false"], 0)
         self.prologue(b)
-        sig = []
+        sig, targs = [], set()
         for p in params:
             if p == "i1":
                 sig.append("%cond: i1")
@@ -719,13 +753,16 @@ class Generator:
                 a = Val(self.fresh("arg"), p, CLAMP)
                 sig.append(f"{a.name}: {ttype(p)}")
                 b.env.append(a)
+                targs.add(a.name)
         self.stmts(b, self.rng.randint(1, max(2, self.size // 2)))
         if self.cf and has_cond and self.rng.random() < 0.7:
             return self.cf_helper(f, b, sig)
         nres = self.rng.choice([1, 1, 2])
-        rets: list[Val] = []
+        tparams = [v for v in b.env if v.name in targs]
+        rets: list[Val] = [self.written_param(b, tparams)] \
+            if self.views and tparams and self.rng.random() < 0.5 else []
         pool = [v for v in b.env if v.local] or b.env
-        for _ in range(nres):
+        for _ in range(nres - len(rets)):
             cands = [v for v in pool if all(v.name != r.name for r in rets)] \
                 if self.avoid else pool
             if not cands:
@@ -858,15 +895,17 @@ def _sl(offs, shape) -> str:
 
 
 def generate(seed: int, size: int = 10, avoid_known_miscompiles: bool = True,
-             forall: bool = False, cf: bool = False, dps: bool = False) -> str:
+             forall: bool = False, cf: bool = False, dps: bool = False,
+             views: bool = False) -> str:
     """A valid tensor program (MLIR text), deterministic in (seed, size, flags).
     ``forall`` / ``cf``: also scf.forall loops / unstructured helper bodies (module doc).
     ``dps``: also linalg.map / transpose / broadcast / reduce, destinations that are
-    constants, and one tensor.empty shared by several ops (module doc).
+    constants, and one tensor.empty shared by several ops (module doc). ``views``: calls
+    often take slices (strided views), and helpers often return a write into a parameter.
 
     ``size`` is roughly the number of top-level statements of ``@main`` (helpers and
     region bodies are proportionally smaller)."""
-    return Generator(seed, size, avoid_known_miscompiles, forall, cf, dps).generate()
+    return Generator(seed, size, avoid_known_miscompiles, forall, cf, dps, views).generate()
 
 
 # ---------------------------------------------------------------------- known miscompiles

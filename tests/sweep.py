@@ -5,7 +5,7 @@ under mlir-runner-22 with the counting allocator, and compared with the copy-bef
 semantic reference (mlir-opt-22's pipeline with every write into a fresh copy):
 same printed values, exit code 0, no leak, no double or foreign free.
 
-CLI: ``python -m tests.sweep --seeds 0:500 --size 12 --dps [--forall] [--cf] [--plan all]
+CLI: ``python -m tests.sweep --seeds 0:500 --size 12 --dps [--forall] [--cf] [--views] [--plan all]
 [--private] [-j 2]`` prints one line per failing (seed, strategy) and a summary; exit 1 if
 any failed. ``--plan``: the memory planning stages (``default``, ``none``, ``all``);
 ``--private``: every function but ``@main`` is private (out-parameters apply).
@@ -92,12 +92,14 @@ def main(argv=None) -> int:
     ap.add_argument("--dps", action="store_true")
     ap.add_argument("--forall", action="store_true")
     ap.add_argument("--cf", action="store_true")
+    ap.add_argument("--views", action="store_true",
+                    help="calls take slices, helpers return writes into parameters")
     ap.add_argument("--plan", choices=("default", "none", "all"), default="default")
     ap.add_argument("--private", action="store_true")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     a = ap.parse_args(argv)
     lo, hi = (int(x) for x in a.seeds.split(":"))
-    flags = {"dps": a.dps, "forall": a.forall, "cf": a.cf}
+    flags = {"dps": a.dps, "forall": a.forall, "cf": a.cf, "views": a.views}
     tally: dict[str, int] = {}
     with ProcessPoolExecutor(a.jobs) as pool:
         for seed, verdicts in pool.map(_one, [(s, a.size, flags, a.plan, a.private)

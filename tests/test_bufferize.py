@@ -154,6 +154,21 @@ def test_generated_forall_cf_programs(seed, strategy):
     assert (got.returncode, got.live, got.double_frees, got.bad_frees) == (0, 0, 0, 0)
 
 
+@needs_runner
+@pytest.mark.parametrize("strategy", ["oneshot", "optimal"])
+@pytest.mark.parametrize("seed", [8, 11, 0, 1, 2, 3])
+def test_generated_view_call_programs(seed, strategy):
+    """Generated programs whose calls take slices and whose helpers return a write into
+    a parameter (``generate(seed, 12, dps=True, views=True)``) print the copy-before-write
+    reference's output, leak-free. Seeds 8 and 11 printed the slice's old values: the
+    call's result was taken to be the slice, not the identity-layout copy the call passed
+    and the callee wrote (also tests/miscompiles/slice_written_by_callee.mlir)."""
+    text = generate(seed, 12, dps=True, views=True)
+    got = oracle.run_program(ours(text, strategy), count=True)
+    assert got.masked_stdout == semantic_run_nodealloc(text).masked_stdout
+    assert (got.returncode, got.live, got.double_frees, got.bad_frees) == (0, 0, 0, 0)
+
+
 def test_new_ops_output_shape():
     """generate -> alloc + linalg.map (fill for a constant body); reshape -> memref.reshape
     (a strided source copied first); forall -> scf.forall without shared_outs/results;
