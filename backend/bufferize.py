@@ -638,10 +638,19 @@ class Bufferizer:
         insertion does for an op that only creates one alias: the result is smaller)."""
         if self.dec.inplace.get((self.op_id.get(op, -1), 0), True):
             return v
-        saved, self.cause = self.cause, self.copy_cause(op, 0)
+        return self.copy_instead(op, 0, op.result, v)
+
+    def copy_instead(self, op: Op, i: int, r: Value, v: Value) -> Value:
+        """A fresh buffer for result ``r`` of ``op`` (whose buffer is ``v``), copied in place
+        of out-of-place operand ``i``; left uncopied when the copy cannot matter, as MLIR's
+        canOmitTensorCopy: the operand has no contents, or neither the operand's use nor
+        ``r`` (through aliases) is read."""
+        saved, self.cause = self.cause, self.copy_cause(op, i)
         try:
             n = self.alloc_like(v)
-            if not self.uninit(op.operands[0]):
+            if not self.uninit(op.operands[i]) and (
+                    (self.op_id.get(op, -1), i) in self.an.reads
+                    or self.facts.value_id.get(r) in self.an.value_read):
                 self.copy(v, n)
         finally:
             self.cause = saved
@@ -966,11 +975,15 @@ class Bufferizer:
         ft = f.attrs["function_type"].type
         ft_in = [memref_of(t, self.layout) if T.is_tensor(t) else t for t in ft.inputs] \
             if any(T.is_tensor(t) for t in ft.inputs) else list(ft.inputs)
-        args, passed = [], {}
+        args, passed, copy_results = [], {}, {}
         for i, v in enumerate(op.operands):
             if self.t_use(op, i):
-                # a copy only if the callee reads the argument, as mlir-opt
-                b = self.operand_buffer(op, i, (self.op_id.get(op, -1), i) in self.an.reads)
+                r = self.sole_alias_result(op, i)
+                if r is not None:  # copy that result after the call, not the argument
+                    copy_results[r] = i
+                    b = self.B(v)
+                else:  # a copy only if the callee reads the argument, as mlir-opt
+                    b = self.operand_buffer(op, i, (self.op_id.get(op, -1), i) in self.an.reads)
                 v = self.to_type(b, ft_in[i])
                 # a result equivalent to this argument is the buffer the callee wrote:
                 # b itself, or the copy a layout the signature cannot take needed
@@ -992,7 +1005,27 @@ class Bufferizer:
                 self.buf[r] = n
             else:
                 r.replace_all_uses_with(n)
+        for r, i in copy_results.items():
+            self.buf[r] = self.copy_instead(op, i, r, self.buf[r])
         self.dead.append(op)
+
+    def sole_alias_result(self, op: Op, i: int) -> Value | None:
+        """The result to copy instead of out-of-place operand ``i`` of a call, as MLIR's
+        tensor copy insertion chooses: the callee does not write the argument, and the
+        argument and one ranked result alias only each other. That result is often
+        smaller (a slice the callee returns) than the argument."""
+        u = (self.op_id.get(op, -1), i)
+        if self.dec.inplace.get(u, True) or u in self.an.writes:
+            return None
+        aliases = self.an.aliases.get(u, ())
+        if len(aliases) != 1:
+            return None
+        vid = aliases[0][0]
+        r = next((r for r in op.results if self.facts.value_id.get(r) == vid), None)
+        if r is None or not isinstance(r.type, T.TensorType) or [
+                w for w, _ in self.an.rev_alias.get(vid, ()) if w[0] == u[0]] != [u]:
+            return None
+        return r
 
     # .. scf
     def carried(self, b: Value):
@@ -1011,16 +1044,25 @@ class Bufferizer:
         when ``y`` is the result of inner ``scf.for`` loops that carry ``mine`` through
         unchanged), a fresh allocation of this body, the result of an inner loop of this
         body that starts from either (each of its iterations passes on its own argument or
-        a fresh buffer, so the result is one of those), else a fresh copy."""
+        a fresh buffer, so the result is one of those), an ``scf.if`` of this body each of
+        whose branches yields one of those (the deallocation tracks which one it is, as
+        mlir-opt's ownership flags), else a fresh copy."""
         root = strip_casts(y)
         if root is mine and mine is not None:
             return self.cast(y, t)
         if mine is not None and passed_through(root) is mine:
             return self.cast(mine, t)
 
-        def fresh(v: Value) -> bool:
+        def fresh(v: Value, blk=body) -> bool:
             o = getattr(v, "op", None)
-            return o is not None and o.name == "memref.alloc" and o.parent is body
+            return o is not None and o.name == "memref.alloc" and o.parent in (body, blk)
+
+        leaves = branch_leaves(root, body)
+        if len(leaves) > 1 and all((v is mine and mine is not None or fresh(v, blk))
+                                   and v not in used for v, blk in leaves) \
+                and cast_compatible(y.type, t):
+            used.update(v for v, _ in leaves)
+            return self.to_type(y, t)
 
         start = loop_start(root) if getattr(root, "op", None) is not None \
             and root.op.parent is body else None
@@ -1275,6 +1317,19 @@ def passed_through(v: Value) -> Value:
             break
         v = strip_casts(v.op.operands[k + 3])
     return v
+
+
+def branch_leaves(v: Value, blk) -> list[tuple[Value, object]]:
+    """The buffers ``v`` may be, each with the block that yields it: for the result of an
+    ``scf.if`` / ``scf.index_switch`` of block ``blk``, what each branch yields (casts
+    stripped, nested ones expanded); else ``v`` itself."""
+    o = getattr(v, "op", None)
+    if o is None or o.name not in ("scf.if", "scf.index_switch") or o.parent is not blk \
+            or not all(r.blocks for r in o.regions):
+        return [(v, blk)]
+    k = o.results.index(v)
+    return [leaf for r in o.regions
+            for leaf in branch_leaves(strip_casts(r.entry.ops[-1].operands[k]), r.entry)]
 
 
 def loop_start(v: Value) -> Value | None:

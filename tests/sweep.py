@@ -6,9 +6,12 @@ semantic reference (mlir-opt-22's pipeline with every write into a fresh copy):
 same printed values, exit code 0, no leak, no double or foreign free.
 
 CLI: ``python -m tests.sweep --seeds 0:500 --size 12 --dps [--forall] [--cf] [--views] [--plan all]
-[--private] [-j 2]`` prints one line per failing (seed, strategy) and a summary; exit 1 if
-any failed. ``--plan``: the memory planning stages (``default``, ``none``, ``all``);
-``--private``: every function but ``@main`` is private (out-parameters apply).
+[--private] [--copies] [-j 2]`` prints one line per failing (seed, strategy) and a summary;
+exit 1 if any failed. ``--plan``: the memory planning stages (``default``, ``none``,
+``all``); ``--private``: every function but ``@main`` is private (out-parameters apply).
+``--copies`` runs nothing: it checks instead that ``oneshot`` (mlir-opt's decisions) makes
+no more copies+clones and copies no more bytes than mlir-opt-22's pipeline
+(docs/memory-planning.md).
 """
 
 from __future__ import annotations
@@ -74,13 +77,29 @@ def check(text: str, strategies=STRATEGIES, plan: str = "default") -> dict[str, 
     return out
 
 
+def copy_figures(ir: str) -> tuple[int, int]:
+    """(copies + clones, bytes copied) of memref IR ``ir`` (backend/quality.py)."""
+    from bufferlog.backend.quality import count_figures
+
+    f = count_figures(oracle.mlir_opt(ir, "--mlir-print-op-generic"), "<memref>")
+    return f["copies"] + f["clones"], f["bytes_copied"]
+
+
+def check_copies(text: str, plan: str = "default") -> dict[str, str]:
+    """Verdict for oneshot: "ok", or "more copies" with both sides' figures."""
+    mine = copy_figures(bufferize_text(text, "oneshot", plan))
+    ref = copy_figures(oracle.reference_bufferize(text))
+    ok = mine[0] <= ref[0] and mine[1] <= ref[1]
+    return {"oneshot": "ok" if ok else f"more copies: (copies, bytes) {mine} vs mlir-opt {ref}"}
+
+
 def _one(job):
-    seed, size, flags, plan, private = job
+    seed, size, flags, plan, private, copies = job
     text = gen_programs.generate(seed, size, **flags)
     if private:
         text = re.sub(r"func\.func @(?!main\b)", "func.func private @", text)
     try:
-        return seed, check(text, plan=plan)
+        return seed, (check_copies if copies else check)(text, plan=plan)
     except oracle.OracleError as e:  # the reference itself failed: not our verdict
         return seed, {s: f"skip: reference failed: {str(e)[:120]}" for s in STRATEGIES}
 
@@ -96,13 +115,14 @@ def main(argv=None) -> int:
                     help="calls take slices, helpers return writes into parameters")
     ap.add_argument("--plan", choices=("default", "none", "all"), default="default")
     ap.add_argument("--private", action="store_true")
+    ap.add_argument("--copies", action="store_true", help="compare copy figures with mlir-opt")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     a = ap.parse_args(argv)
     lo, hi = (int(x) for x in a.seeds.split(":"))
     flags = {"dps": a.dps, "forall": a.forall, "cf": a.cf, "views": a.views}
     tally: dict[str, int] = {}
     with ProcessPoolExecutor(a.jobs) as pool:
-        for seed, verdicts in pool.map(_one, [(s, a.size, flags, a.plan, a.private)
+        for seed, verdicts in pool.map(_one, [(s, a.size, flags, a.plan, a.private, a.copies)
                                                  for s in range(lo, hi)]):
             for strat, v in verdicts.items():
                 key = v.split(":")[0].split(" (")[0]
