@@ -154,6 +154,9 @@ class Frees:
         for s, v, u in d.rel("sink_retain"):
             self.retain[(-1 - s, v)].add(u)
         self.returns = {t for (t,) in d.rel("retain_returned")}
+        self.alt: dict[tuple[int, int], list[int]] = defaultdict(list)  # (t, u) -> ds
+        for t, u, dv in d.rel("alt_free"):
+            self.alt[(t, u)].append(dv)
         after: dict[tuple[int, int], Op] = {}  # (t, v) -> the op to free v before
         if d.free_at_last_use:
             for t, v, o in d.rel("free_after"):
@@ -234,6 +237,10 @@ class Frees:
             lits.append((d.ind[vid], False))
             why.append("its ownership is known only at run time (it receives an owned "
                        "buffer on one path and a borrowed one on another)")
+        for dv in sorted(self.alt.get((t, vid), ())):
+            lits.append((d.indicator(dv, top), False))
+            why.append(f"{d.name(d.val[dv])}, handed over here, is its buffer when "
+                       f"{d.name(d.val[dv])} owns nothing else (known at run time)")
         n_edges = max(1, len(top.successors))
         if edges and len(edges) < n_edges:
             conds = [(c, w) for (tt, i, c, w) in d.edge_cond_of(t) if i in edges]
