@@ -40,12 +40,6 @@ SEEDS = [oracle.SHARED / "corpus" / "seeds" / f"{n}.mlir"
 SUITE = (sorted((HERE / "dealloc" / "shapes").glob("*.mlir")) + sorted((HERE / "dealloc").glob("*.mlir"))
          + [p for p in SEEDS if p.exists()])
 KEYS = ("clones", "deallocs", "dealloc_checks")
-# Shapes where bufferlog still clones and mlir-opt passes a run-time ownership flag
-# (docs/deallocation.md, Limits): strict xfails, so a fix shows up.
-KNOWN_WORSE = {
-    "loop_yield_twice": "a loop edge forwarding one owned value twice clones the second",
-    "loop_select_two_allocs": "a value viewing two allocations that both go out of scope is cloned",
-}
 needs_oracle = pytest.mark.skipif(not oracle.available(run=False), reason="mlir-opt-22 missing")
 needs_runner = pytest.mark.skipif(not oracle.available(run=True), reason="mlir-runner-22 missing")
 
@@ -76,8 +70,7 @@ def runnable(text: str) -> str:
 
 @needs_oracle
 @pytest.mark.oracle
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN_WORSE[p.stem], strict=True))
-                                  if p.stem in KNOWN_WORSE else p for p in SUITE], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", SUITE, ids=lambda p: p.stem)
 def test_never_worse_than_mlir_opt(path: Path) -> None:
     mine, _ = ours(path)
     oracle.mlir_opt(mine)  # mlir-opt-22 parses and verifies our output

@@ -1,6 +1,6 @@
 // A loop yields an arith.select of two allocations of its body, both out of scope at the
 // yield. mlir-opt passes the selected buffer with a run-time flag and alias checks;
-// bufferlog clones it (docs/deallocation.md, Limits).
+// bufferlog frees the allocation not chosen, under the select condition.
 func.func private @printMemrefF32(memref<*xf32>)
 func.func @main() {
   %c0 = arith.constant 0 : index

@@ -1,5 +1,5 @@
 // A loop yields one fresh buffer to two iter_args. mlir-opt passes it twice with
-// run-time ownership flags; bufferlog clones the second (docs/deallocation.md, Limits).
+// run-time ownership flags; bufferlog ties the second iter_arg to the first (it borrows).
 func.func private @printMemrefF32(memref<*xf32>)
 func.func @main() {
   %c0 = arith.constant 0 : index
