@@ -9,8 +9,9 @@ value holding each tensor value. Each tensor op becomes memref ops inserted befo
 Out-of-place decisions: an operand the analysis put out of place gets a fresh
 ``memref.alloc`` (plus a ``memref.copy`` of the old contents unless the op does not read
 them). Loops: a yielded buffer that is not the loop-carried buffer itself is copied into
-a fresh allocation (or yielded as is when it is a fresh allocation of the loop body), so
-a loop iteration never writes a buffer it did not receive. Function boundaries: tensor
+a fresh allocation (or yielded as is when it is a fresh allocation of the loop body, or
+an scf.if / scf.index_switch result that is the carried buffer or a fresh allocation on
+each path), so a loop iteration never writes a buffer it did not receive. Function boundaries: tensor
 arguments/results become memrefs with the identity layout (or the fully dynamic one);
 a result that is one of the arguments is dropped (callers reuse their operand), the way
 ``-drop-equivalent-buffer-results`` does. Anything not understood raises a located
@@ -1011,8 +1012,11 @@ class Bufferizer:
             return self.cast(y, t)
         ro = getattr(root, "op", None)
         fresh = ro is not None and ro.name == "memref.alloc" and ro.parent is body
-        if not fresh or root in used or not cast_compatible(y.type, t):
+        either = mine is not None and mine not in used and fresh_or_carried(root, mine, body)
+        if not (fresh or either) or root in used or not cast_compatible(y.type, t):
             y = self.fresh_copy(y) if not isinstance(y.type, T.UnrankedMemRefType) else y
+        elif either:
+            used.add(mine)
         used.add(strip_casts(y))
         return self.to_type(y, t)
 
@@ -1087,7 +1091,7 @@ class Bufferizer:
             b = self.B(v)
             root = strip_casts(b)
             mine = next((after.args[a] for a, j in origin.items() if j == k), None)
-            new.append(self.loop_value(b, mine if root is mine else None, after, used, types[k]))
+            new.append(self.loop_value(b, mine, after, used, types[k]))
         y.set_operands(new)
         self.ip = op
 
@@ -1241,6 +1245,27 @@ class Bufferizer:
 
 def functions(module: Module) -> list[Op]:
     return [op for op in walk_ops(module) if op.name == "func.func"]
+
+
+def fresh_or_carried(v: Value, mine: Value, body) -> bool:
+    """``v`` is a result of an scf.if / scf.index_switch of loop body ``body`` whose every
+    branch yields the loop-carried buffer ``mine`` or a buffer it allocates (itself, or
+    through such a nested op): passed on as is, as mlir-opt does, the next iteration
+    receives its own buffer or a fresh one (the deallocation hands it over with its run-time
+    ownership, rules/ownership.dl ``owned_or_lender``)."""
+    op = getattr(v, "op", None)
+    if op is None or op.name not in ("scf.if", "scf.index_switch") or op.parent is not body:
+        return False
+    for r in op.regions:
+        blk = r.entry if r.blocks else None
+        if blk is None or not blk.ops or blk.ops[-1].name != "scf.yield":
+            return False
+        x = strip_casts(blk.ops[-1].operands[v.index])
+        xo = getattr(x, "op", None)
+        if not (x is mine or (xo is not None and xo.name == "memref.alloc" and xo.parent is blk)
+                or fresh_or_carried(x, mine, blk)):
+            return False
+    return True
 
 
 def strip_casts(v: Value) -> Value:
