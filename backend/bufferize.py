@@ -970,7 +970,8 @@ class Bufferizer:
         args, passed = [], {}
         for i, v in enumerate(op.operands):
             if self.t_use(op, i):
-                b = self.operand_buffer(op, i)
+                # a copy only if the callee reads the argument, as mlir-opt
+                b = self.operand_buffer(op, i, (self.op_id.get(op, -1), i) in self.an.reads)
                 passed[i] = b
                 v = self.to_type(b, ft_in[i])
             args.append(v)
@@ -1005,18 +1006,35 @@ class Bufferizer:
                 self.buf[v] = v
 
     def loop_value(self, y: Value, mine: Value | None, body, used: set, t) -> Value:
-        """What a loop terminator passes for carried buffer ``y``: ``mine`` itself, a
-        fresh allocation of this body, else a fresh copy."""
+        """What a loop terminator passes for carried buffer ``y``: ``mine`` itself (also
+        when ``y`` is the result of inner ``scf.for`` loops that carry ``mine`` through
+        unchanged), a fresh allocation of this body, the result of an inner loop of this
+        body that starts from either (each of its iterations passes on its own argument or
+        a fresh buffer, so the result is one of those), an scf.if / scf.index_switch result
+        of this body that is ``mine`` or a fresh allocation on each path (fresh_or_carried),
+        else a fresh copy."""
         root = strip_casts(y)
         if root is mine and mine is not None:
             return self.cast(y, t)
-        ro = getattr(root, "op", None)
-        fresh = ro is not None and ro.name == "memref.alloc" and ro.parent is body
-        either = mine is not None and mine not in used and fresh_or_carried(root, mine, body)
-        if not (fresh or either) or root in used or not cast_compatible(y.type, t):
+        if mine is not None and passed_through(root) is mine:
+            return self.cast(mine, t)
+
+        def fresh(v: Value) -> bool:
+            o = getattr(v, "op", None)
+            return o is not None and o.name == "memref.alloc" and o.parent is body
+
+        start = loop_start(root) if getattr(root, "op", None) is not None \
+            and root.op.parent is body else None
+        owned = fresh(root) or (start is not None and start not in used
+                                and (start is mine and mine is not None or fresh(start)))
+        either = not owned and mine is not None and mine not in used \
+            and fresh_or_carried(root, mine, body)
+        if not (owned or either) or root in used or not cast_compatible(y.type, t):
             y = self.fresh_copy(y) if not isinstance(y.type, T.UnrankedMemRefType) else y
         elif either:
             used.add(mine)
+        elif start is not None:
+            used.add(start)
         used.add(strip_casts(y))
         return self.to_type(y, t)
 
@@ -1088,10 +1106,8 @@ class Bufferizer:
             if types[k] is None:
                 new.append(v)
                 continue
-            b = self.B(v)
-            root = strip_casts(b)
             mine = next((after.args[a] for a, j in origin.items() if j == k), None)
-            new.append(self.loop_value(b, mine, after, used, types[k]))
+            new.append(self.loop_value(self.B(v), mine, after, used, types[k]))
         y.set_operands(new)
         self.ip = op
 
@@ -1272,6 +1288,34 @@ def strip_casts(v: Value) -> Value:
     while getattr(v, "op", None) is not None and v.op.name == "memref.cast":
         v = v.op.operands[0]
     return v
+
+
+def passed_through(v: Value) -> Value:
+    """The buffer that ``scf.for`` results ``v`` always are: an ``scf.for`` whose body
+    yields its iteration argument unchanged returns its init (mlir-opt's canonicalizer
+    folds such a result into the init)."""
+    while getattr(v, "op", None) is not None and v.op.name == "scf.for":
+        body = v.op.regions[0].entry
+        k = v.op.results.index(v)
+        if strip_casts(body.ops[-1].operands[k]) is not body.args[k + 1]:
+            break
+        v = strip_casts(v.op.operands[k + 3])
+    return v
+
+
+def loop_start(v: Value) -> Value | None:
+    """The buffer an ``scf.for`` / ``scf.while`` result ``v`` starts from (its init, cast
+    stripped), or None: an ``scf.while`` result that its ``scf.condition`` does not take
+    from the before region's argument."""
+    op = getattr(v, "op", None)
+    if op is None or op.name not in ("scf.for", "scf.while"):
+        return None
+    k = op.results.index(v)
+    if op.name == "scf.for":
+        return strip_casts(op.operands[k + 3])
+    before = op.regions[0].entry
+    c = strip_casts(before.ops[-1].operands[k + 1])
+    return strip_casts(op.operands[before.args.index(c)]) if c in before.args else None
 
 
 def dense_i32(*sizes: int):

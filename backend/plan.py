@@ -6,7 +6,9 @@ Before deallocation, on the bufferized IR:
 1. folds mlir-opt's pipeline makes by canonicalizing (:mod:`backend.plan_fold`);
 2. a private function's fresh results become out-parameters its callers allocate
    (:mod:`backend.plan_outparams`);
-3. allocations that die within one loop iteration move out of the loop, and small ones
+3. an allocation made in both branches of an ``scf.if`` moves before it
+   (:mod:`backend.plan_hoist`);
+4. allocations that die within one loop iteration move out of the loop, and small ones
    that run once per call go to the stack (:mod:`backend.plan_stack`).
 Deallocation then frees each buffer right after its last use in the block whose end
 would free it (``rules/plan.dl free_after``, ``free_at_last_use``) instead of at the end.
@@ -21,6 +23,7 @@ from bufferlog.frontend.ir import Module
 
 from .ir_edit import walk_ops
 from .plan_fold import fold
+from .plan_hoist import hoist_to_dominator
 from .plan_outparams import out_params
 from .plan_stack import hoist_out_of_loops, promote_to_stack
 
@@ -34,6 +37,7 @@ class PlanOptions:
     fold: bool = True
     free_at_last_use: bool = True
     reuse: bool = True  # a later allocation takes a dead buffer (backend/plan_reuse.py)
+    hoist_to_dominator: bool = False  # opt-in, as mlir-opt's --buffer-hoisting
     hoist_out_of_loops: bool = False  # opt-in, as mlir-opt's --buffer-loop-hoisting
     promote_buffers_to_stack: bool = False  # opt-in, as mlir-opt's pass of that name
     max_alloc_size_in_bytes: int = 1024  # mlir-opt's promote-buffers-to-stack default
@@ -47,7 +51,8 @@ class PlanOptions:
     @classmethod
     def all(cls) -> PlanOptions:
         """Every stage."""
-        return cls(hoist_out_of_loops=True, promote_buffers_to_stack=True, out_params=True)
+        return cls(hoist_to_dominator=True, hoist_out_of_loops=True,
+                   promote_buffers_to_stack=True, out_params=True)
 
 
 @dataclass
@@ -58,7 +63,8 @@ class PlanStats:
     folded_ifs: int = 0  # scf.if on a constant condition replaced by its taken region
     early_frees: int = 0  # frees moved up to right after the last use
     reused: int = 0  # allocations removed: they take a dead buffer of the same type
-    hoisted: int = 0  # allocations moved out of a loop (one per loop level)
+    hoisted: int = 0  # allocations moved up: out of a loop (one per loop level), or a pair
+    # out of the two branches of an scf.if (one per pair)
     stack_promotions: int = 0  # allocations turned into memref.alloca
     out_params: int = 0  # private functions' results turned into caller-allocated arguments
     peak_static_bytes: int = 0  # see peak_static_bytes()
@@ -72,8 +78,10 @@ def before_dealloc(module: Module, opts: PlanOptions) -> PlanStats:
         st.folded_copies, st.folded_ifs = f.self_copies, f.constant_ifs
     if opts.out_params:
         st.out_params = out_params(module)
+    if opts.hoist_to_dominator:
+        st.hoisted = hoist_to_dominator(module)
     if opts.hoist_out_of_loops:
-        st.hoisted = hoist_out_of_loops(module)
+        st.hoisted += hoist_out_of_loops(module)
     if opts.promote_buffers_to_stack:
         st.stack_promotions = promote_to_stack(module, opts.max_alloc_size_in_bytes)
     return st

@@ -3,7 +3,8 @@ IR before deallocation, so that bufferlog never keeps copies mlir-opt drops:
 
 * a copy of a buffer onto itself (``memref.copy %a, %a``, ``linalg.copy ins(%a) outs(%a)``)
   copies nothing: it goes;
-* an ``scf.if`` on an ``arith.constant`` condition is replaced by the region it always
+* an ``scf.if`` on a constant condition (``arith.constant``, or a comparison of two
+  constants: :mod:`backend.fold_condition`) is replaced by the region it always
   runs (the ops of its block before ``scf.yield``, whose operands replace its results);
   the other region, with any copies or allocations in it, goes.
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from bufferlog.frontend import types as T
 from bufferlog.frontend.ir import Module, Op
 
+from .fold_condition import constant_condition
 from .ir_edit import walk_ops
 
 
@@ -34,13 +36,7 @@ def _self_copy(op: Op) -> bool:
 
 
 def _constant_condition(op: Op) -> bool | None:
-    if op.name != "scf.if" or not op.operands:
-        return None
-    c = getattr(op.operands[0], "op", None)
-    if c is None or c.name != "arith.constant" or c.results[0].type != T.IntegerType(1):
-        return None
-    v = getattr(c.attrs.get("value"), "value", None)
-    return None if v is None else bool(v)
+    return constant_condition(op.operands[0]) if op.name == "scf.if" and op.operands else None
 
 
 def _drop(op: Op) -> None:

@@ -4,9 +4,13 @@ that bufferlog's output needs).
 
 An allocation is *local* when no buffer that may alias it leaves the place it was made:
 follow its aliases (every memref result of an op that takes one: views, casts, selects);
-it escapes if one reaches a terminator (``func.return``, ``scf.yield``, a branch ...), is
-an operand of an op whose regions take memref arguments (a loop init), or is an operand of a call that returns memrefs (the callee may
-return it). A local buffer is dead by the end of the region iteration that made it.
+it escapes if one reaches a terminator (``func.return``, a loop's ``scf.yield``, a branch
+...; the ``scf.yield`` of an ``scf.if`` / ``scf.index_switch`` branch passes it on to the
+op's results, followed in turn), is an operand of an op whose regions take memref
+arguments (a loop init), or is an operand of a call that returns memrefs, unless the
+callee is a function of the module whose argument is itself local (it never returns an
+alias of it). A local buffer is dead by the end of the region iteration that made it
+(or of the one the ``scf.if`` it flows out of is in).
 
 * Hoisting: a local ``memref.alloc`` of static shape directly in the body of a sequential
   loop (``scf.for``, ``scf.while``) moves before the loop: each iteration used a fresh
@@ -27,6 +31,7 @@ from .ir_edit import walk_ops
 SEQUENTIAL_LOOPS = ("scf.for", "scf.while")
 LOOPS = (*SEQUENTIAL_LOOPS, "scf.forall", "scf.parallel", "affine.for", "affine.parallel")
 CALLS = ("func.call", "func.call_indirect")
+BRANCHES = ("scf.if", "scf.index_switch")
 
 
 def _is_terminator(op: Op) -> bool:
@@ -39,9 +44,39 @@ def _takes_in(op: Op) -> bool:
                for r in op.regions for b in r.blocks for a in b.args)
 
 
-def is_local(alloc: Value, exit: Op | None = None) -> bool:
+def _branch_results(term: Op, v: Value) -> list[Value]:
+    """The results of the ``scf.if`` / ``scf.index_switch`` that branch terminator ``term``
+    passes ``v`` to (``[]`` when ``term`` is not the ``scf.yield`` of such a branch)."""
+    owner = term.parent_op if term.name == "scf.yield" else None
+    if owner is None or owner.name not in BRANCHES:
+        return []
+    return [r for r, w in zip(owner.results, term.operands, strict=True) if w is v]
+
+
+def _callee_keeps_none(call: Op, v: Value, checking: frozenset) -> bool:
+    """``call`` is a ``func.call`` of a function of this module that never returns (nor
+    otherwise lets out) an alias of the arguments it gets as ``v``. ``checking``: the
+    parameters whose locality is being decided up the call chain; a (mutually) recursive
+    call back to one of them is taken as an escape."""
+    if call.name != "func.call":
+        return False
+    sym = getattr(call.attrs.get("callee"), "root", None)
+    scope = call
+    while scope.parent_op is not None:
+        scope = scope.parent_op
+    fn = next((f for r in scope.regions for b in r.blocks for f in b.ops
+               if f.name == "func.func" and getattr(f.attrs.get("sym_name"), "value", None) == sym
+               and f.regions and f.regions[0].blocks), None)
+    if fn is None:
+        return False
+    params = [fn.regions[0].blocks[0].args[k] for k, w in enumerate(call.operands) if w is v]
+    return all(a not in checking and is_local(a, checking=checking | {a}) for a in params)
+
+
+def is_local(alloc: Value, exit: Op | None = None, checking: frozenset = frozenset()) -> bool:
     """No alias of ``alloc`` leaves the region iteration that made it (module doc), except
-    ``alloc`` itself as an operand of terminator ``exit``, if given."""
+    ``alloc`` itself as an operand of terminator ``exit``, if given (``checking``: see
+    :func:`_callee_keeps_none`)."""
     seen, todo = {alloc}, [alloc]
     while todo:
         v = todo.pop()
@@ -49,12 +84,18 @@ def is_local(alloc: Value, exit: Op | None = None) -> bool:
             op = use.op
             if op is exit and v is alloc:
                 continue
-            if _is_terminator(op) or _takes_in(op):
-                return False
             results = [r for r in op.results if isinstance(r.type, (T.MemRefType,
                                                                     T.UnrankedMemRefType))]
-            if op.name in CALLS and results:
+            if _is_terminator(op):
+                results = _branch_results(op, v)
+                if not results:
+                    return False
+            elif _takes_in(op):
                 return False
+            elif op.name in CALLS and results:
+                if not _callee_keeps_none(op, v, checking):
+                    return False
+                results = []
             for r in results:
                 if r not in seen:
                     seen.add(r)

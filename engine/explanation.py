@@ -21,13 +21,13 @@ MAX_PAIRS = 2  # in-place operands: read/write pairs explained (each costs engin
 
 def model_inputs(facts, an, rules_dir=None):
     """rules/explain.dl and its facts for a finished analysis: the module's facts, every
-    function decided, and the Z3 oracle facts the analysis used."""
+    function decided, and the Z3 oracle facts and callee read summaries the analysis used."""
     from bufferlog.engine.decisions import decision_facts
     from bufferlog.engine.interface import load
 
     funcs = sorted(f for f, decl in an.funcs.values() if not decl)
     dl_facts = {**facts.rows, **decision_facts(an.greedy, funcs, funcs),
-                **{k: sorted(v) for k, v in an.oracle.items()}}
+                **{k: sorted(v) for k, v in {**an.oracle, **an.summaries}.items()}}
     return load("explain.dl", rules_dir), dl_facts
 
 

@@ -370,13 +370,20 @@ class Greedy:
         view = self.view
         fs = set(funcs)
         out: list[tuple[Conflict, list[Use]]] = []
+        graph: dict[int, list] = {}  # built on the first violation, shared by all
+
+        def cause(src: int, dst: int, w: Use) -> list[Use]:
+            if not graph:
+                graph.update(self.alias_graph())
+            return self.cause(src, dst, w, graph)
+
         for w, ts in self.by_write.items():
             if not self.inplace.get(w) or view.enclosing_func(w[0]) not in fs:
                 continue
             for t in ts:
                 if self.alias.find(t.x) == self.alias.find(t.y):
                     c = Conflict("raw", w, read=t.read, write=w, definition=t.definition)
-                    out.append((c, self.cause(t.x, t.y, w)))
+                    out.append((c, cause(t.x, t.y, w)))
                     break
         for u, ip in sorted(self.inplace.items()):
             if not ip or u not in view.writes or view.enclosing_func(u[0]) not in fs:
@@ -384,9 +391,9 @@ class Greedy:
             r = self.alias.find(view.tuse[u])
             if self.readonly.get(r):
                 m = self.readonly[r][0]
-                out.append((Conflict("not-writable", u, definition=m), self.cause(m, view.tuse[u], u)))
+                out.append((Conflict("not-writable", u, definition=m), cause(m, view.tuse[u], u)))
             if u in self.parallel and self.nreads[r]:
-                out.append((Conflict("parallel", u, write=u), self.cause(view.tuse[u], view.tuse[u], u)))
+                out.append((Conflict("parallel", u, write=u), cause(view.tuse[u], view.tuse[u], u)))
         return out
 
     def alias_graph(self) -> dict[int, list]:
@@ -404,10 +411,10 @@ class Greedy:
             g[b].append((a, lab))
         return g
 
-    def cause(self, src: int, dst: int, w: Use) -> list[Use]:
-        """The in-place uses on the shortest alias path from value src to value dst, and
-        the write w: all in place again rebuild the same conflict."""
-        g = self.alias_graph()
+    def cause(self, src: int, dst: int, w: Use, g: dict[int, list]) -> list[Use]:
+        """The in-place uses on the shortest alias path from value src to value dst in
+        the alias graph ``g``, and the write w: all in place again rebuild the same
+        conflict."""
         prev: dict[int, tuple | None] = {src: None}
         work = deque([src])
         while work:

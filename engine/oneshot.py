@@ -29,7 +29,8 @@ ORACLE_ROUNDS = 8  # at most this many Z3 rounds per layer
 #: what a run for a later layer reads: its triples and guards, and what the callees'
 #: summaries change (the call operands' semantics); the rest is the first run's
 LAYER_RELATIONS = ("raw", "parallel_write", "carried_alias", "call_shared", "call_alias",
-                   "call_write", "not_writable", "slice_differs", "unsupported_op")
+                   "call_write", "not_writable", "slice_differs", "unsupported_op",
+                   "use_read", "use_read_via_alias", "value_read", "arg_read_here")
 #: what the certificate run reads: the certificate and the summaries mlir-opt prints
 FINAL_RELATIONS = ("forced_violated", "alias_split", "conflict", "nonwritable_written",
                    "parallel_conflict", "func_access", "return_equiv_arg")
@@ -41,6 +42,7 @@ class Analysis(ProgramView):
     greedy: Greedy
     final: dict[str, set]
     oracle: dict[str, set]
+    summaries: dict[str, set]
 
     @property
     def inplace(self) -> dict:
@@ -107,6 +109,9 @@ class Session:
         self.rows = validated(self.prog, {**rows, **(options or OneShotOptions()).rule_facts()})
         self.oracle: dict[str, set] = {"slices_equal": set(), "z3_disjoint": set()}
         self.given: dict[str, set] = {"given_raw": set(), "given_parallel_write": set()}
+        #: the read summaries of the functions analysed so far (a run uses its callees'
+        #: summaries and derives its own functions', never both: no recursion through calls)
+        self.summaries: dict[str, set] = {"callee_read": set(), "callee_summarized": set()}
 
     def run(self, check: list[int], decided: list[int], g: Greedy | None,
             relations=None) -> dict[str, set]:
@@ -117,13 +122,17 @@ class Session:
         facts.update(decision_facts(g, check, decided))
         facts.update({k: sorted(v) for k, v in self.oracle.items()})
         facts.update({k: sorted(v) for k, v in self.given.items()})
+        facts.update({k: sorted(v) for k, v in self.summaries.items()})
         return run(self.prog, facts, engine=self.engine,
                    relations=relations or outputs(RULES_FILE)).relations
 
-    def keep(self, rel: dict[str, set]) -> None:
-        """Keep a layer's triples for the certificate run."""
+    def keep(self, rel: dict[str, set], syms: set[str]) -> None:
+        """Keep a layer's triples for the certificate run, and the read summaries of its
+        functions (symbols ``syms``) for the runs after it."""
         self.given["given_raw"] |= rel["raw"]
         self.given["given_parallel_write"] |= rel["parallel_write"]
+        self.summaries["callee_read"] |= {(s, i) for s, i in rel["arg_read_here"] if s in syms}
+        self.summaries["callee_summarized"] |= {(s,) for s in syms}
 
 
 def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rules_dir=None,
@@ -171,7 +180,7 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
                 view.update_calls(session.run(layer, decided, g, relations=LAYER_RELATIONS))
         for o, why in sorted(view.rel["unsupported_op"]):  # mlir-opt rejects these too
             raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
-        session.keep(view.rel)
+        session.keep(view.rel, {view.func_sym[f] for f in layer})
         with phase("decisions"):
             g.load(layer)
             if fixed is not None:
@@ -191,6 +200,7 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
     with phase("certificate"):
         final = session.run([], decided, g, relations=FINAL_RELATIONS)
         view.greedy, view.final, view.oracle = g, final, session.oracle
+        view.summaries = session.summaries
         view.z3_slices = z3_slices
         certify(view, final)
     return facts, view, finish(view, g, final)

@@ -116,6 +116,30 @@ class Program:
         prog._number_rules()
         return prog
 
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self) -> dict:
+        """The rules travel as one nested pickle, unpickled on first use: a process that
+        runs a cached program needs its declarations and engine text, not its ~500 rule
+        trees (unpickling those is most of the cache's load time)."""
+        state = dict(self.__dict__)
+        if "rules" in state:
+            state["rules"] = pickle.dumps(state["rules"], protocol=pickle.HIGHEST_PROTOCOL)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if isinstance(state.get("rules"), bytes):
+            self.__dict__["_rules_blob"] = self.__dict__.pop("rules")
+
+    def __getattr__(self, name: str):
+        """``rules`` of a program from the disk cache, unpickled now."""
+        blob = self.__dict__.get("_rules_blob")
+        if name != "rules" or blob is None:
+            raise AttributeError(name)
+        self.rules = pickle.loads(blob)
+        del self.__dict__["_rules_blob"]
+        return self.rules
+
     def _number_rules(self) -> None:
         counts: dict[str, int] = {}
         for r in self.rules:
@@ -173,11 +197,13 @@ class Program:
 
 def _disk_file(key: tuple) -> Path:
     """Where a checked program loaded with ``key`` is cached across processes: named by
-    the key and by the code that parses and checks rules (a change to either misses)."""
+    the key and by the code that parses, checks and translates rules (a change to either
+    misses)."""
     from bufferlog.frontend.parse_tables import cache_dir
 
     here = Path(__file__).parent
-    code = b"".join((here / n).read_bytes() for n in ("program.py", "dl_parse.py", "check.py"))
+    code = b"".join((here / n).read_bytes()
+                    for n in ("program.py", "dl_parse.py", "check.py", "embedded.py"))
     name = hashlib.sha1(repr(key).encode() + code).hexdigest()[:20]
     return cache_dir() / "rules" / f"{name}.pickle"
 

@@ -105,6 +105,10 @@ class ProgramView:
                 self.rev_alias[v].append(((o, i), k))
         self.writes |= set(rel["call_write"])
         self.not_writable = {t[0] for t in rel["not_writable"]}
+        # reads through calls of this layer's callees (conservative in earlier runs)
+        self.reads = set(rel["use_read"])
+        self.read_via_alias = set(rel["use_read_via_alias"])
+        self.value_read = {t[0] for t in rel["value_read"]}
 
     # ------------------------------------------------------------------ structure
     def enclosing_func(self, o: int) -> int | None:

@@ -40,6 +40,9 @@ def add_plan_options(p) -> None:
     g.add_argument("--no-reuse", dest="reuse", action="store_false",
                    help="give every allocation its own buffer (no reuse of a dead buffer "
                         "of the same type)")
+    g.add_argument("--hoist-to-dominator", action="store_true",
+                   help="an allocation made in both branches of an scf.if is made once, "
+                        "before it (as mlir-opt's --buffer-hoisting, where the peak cannot grow)")
     g.add_argument("--hoist-out-of-loops", action="store_true",
                    help="allocate buffers that die within one loop iteration once, before "
                         "the loop (as mlir-opt's --buffer-loop-hoisting)")
@@ -65,8 +68,8 @@ def plan_options(args):
         return PlanOptions.off()
     opts = PlanOptions(**{k: getattr(args, k) for k in PlanOptions.__dataclass_fields__})
     if args.plan == "all":
-        opts = replace(opts, hoist_out_of_loops=True, promote_buffers_to_stack=True,
-                       out_params=True)
+        opts = replace(opts, hoist_to_dominator=True, hoist_out_of_loops=True,
+                       promote_buffers_to_stack=True, out_params=True)
     return opts
 
 
