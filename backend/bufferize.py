@@ -9,8 +9,9 @@ value holding each tensor value. Each tensor op becomes memref ops inserted befo
 Out-of-place decisions: an operand the analysis put out of place gets a fresh
 ``memref.alloc`` (plus a ``memref.copy`` of the old contents unless the op does not read
 them). Loops: a yielded buffer that is not the loop-carried buffer itself is copied into
-a fresh allocation (or yielded as is when it is a fresh allocation of the loop body), so
-a loop iteration never writes a buffer it did not receive. Function boundaries: tensor
+a fresh allocation (or yielded as is when it is a fresh allocation of the loop body, or
+an scf.if / scf.index_switch result that is the carried buffer or a fresh allocation on
+each path), so a loop iteration never writes a buffer it did not receive. Function boundaries: tensor
 arguments/results become memrefs with the identity layout (or the fully dynamic one);
 a result that is one of the arguments is dropped (callers reuse their operand), the way
 ``-drop-equivalent-buffer-results`` does. Anything not understood raises a located
@@ -987,7 +988,7 @@ class Bufferizer:
                 v = self.to_type(b, ft_in[i])
                 # a result equivalent to this argument is the buffer the callee wrote:
                 # b itself, or the copy a layout the signature cannot take needed
-                passed[i] = b if strip_casts(v) is b else v
+                passed[i] = b if strip_casts(v) is strip_casts(b) else v
             args.append(v)
         if self.state.get(callee) == "busy":
             self.nodrop.add(callee)

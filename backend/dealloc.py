@@ -12,8 +12,10 @@ knowing any op by name (op knowledge is in ``rules/ops_memref.dl``):
    and frees;
 2. indicators: an ``i1`` block argument or op result appended next to each memref whose
    ownership is statically unknown; every edge or init feeding it gets an appended
-   operand: ``true`` (a clone), the forwarded owner's indicator (a transfer) or ``false``
-   (a borrow);
+   operand: ``true`` (a clone), the forwarded owner's indicator (a transfer), ``false``
+   (a borrow), or ``ind(d) or own(u)`` for a value ``d`` that owns its buffer or is the
+   buffer of ``u``, which goes out of scope there (``alt_transfer``: ``u`` is then freed
+   only under ``d``'s indicator, ``alt_free``);
 3. clones on edges and returns that need them;
 4. frees before each terminator (:mod:`backend.dealloc_frees`, with Z3).
 
@@ -179,6 +181,15 @@ class Dealloc:
             self.constants[c.result] = value
         return self.consts[key]
 
+    def either(self, a: Value, b: Value, anchor: Op) -> Value:
+        """``a or b`` as an i1 value before ``anchor`` (folded when one is a constant)."""
+        for x, y in ((a, b), (b, a)):
+            if x in self.constants:
+                return x if self.constants[x] else y
+        op = Op("arith.ori", [a, b], [I1])
+        self.insert_before(anchor, op)
+        return op.result
+
     def indicator(self, vid: int, anchor: Op) -> Value:
         """The i1 ownership of fact value ``vid``, usable before ``anchor``."""
         s = self.state(vid)
@@ -234,6 +245,9 @@ class Dealloc:
         """The ownership travelling with operand ``k`` of edge ``i`` of terminator ``t``."""
         if (t, i, k) in self._cloned:
             return self.const(anchor, True)
+        if (t, i, k) in self._alt:  # d owns its buffer, or it is u's (alt_transfer)
+            dv, uv = self._alt[(t, i, k)]
+            return self.either(self.indicator(dv, anchor), self.indicator(uv, anchor), anchor)
         u = self._gives.get((t, i, k))
         return self.indicator(u, anchor) if u is not None else self.const(anchor, False)
 
@@ -241,6 +255,7 @@ class Dealloc:
         """Append, in operand order, one i1 operand per slot of each edge and init."""
         f = self.f
         self._gives = {(t, i, k): u for t, i, k, u in self.rel("edge_gives")}
+        self._alt = {(t, i, k): (dv, uv) for t, i, k, dv, _dst, uv in self.rel("alt_transfer")}
         per_edge: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
         for t, i, k in self.rel("slot_edge"):
             per_edge[t][i].append(k)

@@ -154,6 +154,12 @@ class Frees:
         for s, v, u in d.rel("sink_retain"):
             self.retain[(-1 - s, v)].add(u)
         self.returns = {t for (t,) in d.rel("retain_returned")}
+        self.alt: dict[tuple[int, int], list[int]] = defaultdict(list)  # (t, u) -> ds
+        for t, u, dv in d.rel("alt_free"):
+            self.alt[(t, u)].append(dv)
+        self.unchosen: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)  # (t, p) -> (c, w)s
+        for t, p, c, w in d.rel("choice_free"):
+            self.unchosen[(t, p)].append((c, w))
         after: dict[tuple[int, int], Op] = {}  # (t, v) -> the op to free v before
         if d.free_at_last_use:
             for t, v, o in d.rel("free_after"):
@@ -234,6 +240,14 @@ class Frees:
             lits.append((d.ind[vid], False))
             why.append("its ownership is known only at run time (it receives an owned "
                        "buffer on one path and a borrowed one on another)")
+        for dv in sorted(self.alt.get((t, vid), ())):
+            lits.append((d.indicator(dv, top), False))
+            why.append(f"{d.name(d.val[dv])}, handed over here, is its buffer unless "
+                       f"{d.name(d.val[dv])} owns another one (known at run time)")
+        for c, w in sorted(self.unchosen.get((t, vid), ())):
+            lits.append((d.val[c], w == 1))
+            why.append(f"a choice handed over here is its buffer when {d.name(d.val[c])} is "
+                       f"{'true' if w else 'false'}")
         n_edges = max(1, len(top.successors))
         if edges and len(edges) < n_edges:
             conds = [(c, w) for (tt, i, c, w) in d.edge_cond_of(t) if i in edges]

@@ -113,7 +113,8 @@ def test_suite_covers_the_shapes() -> None:
     assert len(names) >= 60
     for must in ("cf_if_else_swap", "cf_critical_edge", "cf_inv_critical_edge", "while_simple",
                  "for_two_swapped", "nested_regions", "ret_subview", "alloca_alloc_if",
-                 "realloc_loop", "clone_dead", "dead_alloc"):
+                 "realloc_loop", "clone_dead", "dead_alloc", "loop_if_keeps_carried", "loop_if_nested",
+                 "while_if_keeps_carried", "loop_yield_twice", "loop_select_two_allocs"):
         assert must in names
 
 
