@@ -677,6 +677,14 @@ def _memref(ctx: ParseCtx, n: Tree) -> Any:
             memspace = a
     elif len(ex) > 2:
         raise MLIRSyntaxError("unsupported type: too many memref parameters", ctx.loc(n))
+    if isinstance(layout, A.StridedLayoutAttr) and len(layout.strides) != len(shape):
+        raise MLIRSyntaxError("expected the number of strides to match the rank", ctx.loc(n))
+    if isinstance(layout, A.AffineMapAttr):
+        dims = layout.text[layout.text.index("(") + 1:layout.text.index(")")].strip()
+        n_dims = len(dims.split(",")) if dims else 0
+        if n_dims != len(shape):
+            raise MLIRSyntaxError("memref layout mismatch between rank and affine map: "
+                                  f"{len(shape)} != {n_dims}", ctx.loc(n))
     return T.MemRefType(shape, ctx.type(elem), layout, memspace)
 
 

@@ -40,6 +40,11 @@ CASES = [
      "5:10", "use of undefined value '%a'"),
     ("unknown_predicate", "func.func @f(%a: i32) {\n  %0 = arith.cmpi foo, %a, %a : i32\n  return\n}\n",
      "2:19", "unknown arith.cmpi predicate 'foo'"),
+    # layouts of another rank than the memref (mlir-opt-22's messages and positions)
+    ("strides_rank", "func.func private @f(memref<1x4x2xf32, strided<[8, 1], offset: 1>>)\n",
+     "1:22", "expected the number of strides to match the rank"),
+    ("affine_map_rank", "func.func private @f(memref<3x2xf32, affine_map<(d0) -> (d0)>>)\n",
+     "1:22", "memref layout mismatch between rank and affine map: 2 != 1"),
 ]
 
 
