@@ -107,7 +107,7 @@ def _chains(cands: list[Candidate], edges) -> list[list[Candidate]]:
 def _greedy(cands: list[Candidate], edges) -> list[list[Candidate]]:
     starts = sorted(c.start for c in cands)
     preds: dict[Candidate, list[Candidate]] = defaultdict(list)
-    for a, c in edges:
+    for a, c in sorted(edges, key=lambda p: (p[0].start, p[1].start)):  # same input, same output
         preds[c].append(a)
     tails: set[Candidate] = set()  # the last candidate of each chain
     chosen = []
@@ -116,7 +116,7 @@ def _greedy(cands: list[Candidate], edges) -> list[list[Candidate]]:
         fits = [t for t in preds[c] if t in tails
                 and starts[bisect.bisect_right(starts, t.end)] >= c.start]
         if fits:
-            t = max(fits, key=lambda t: t.end)
+            t = max(fits, key=lambda t: (t.end, t.start))
             tails.remove(t)
             chosen.append((t, c))
         tails.add(c)
