@@ -138,20 +138,24 @@ def semantic_run_nodealloc(text: str):
     return oracle.run_semantic(text, count=True, dealloc=False)
 
 
+def check_generated(text: str, strategy: str) -> None:
+    """``text`` bufferized by bufferlog prints the copy-before-write reference's output,
+    with dealloc: nothing leaks or is freed twice."""
+    got = oracle.run_program(ours(text, strategy), count=True)
+    assert got.masked_stdout == semantic_run_nodealloc(text).masked_stdout
+    assert (got.returncode, got.live, got.double_frees, got.bad_frees) == (0, 0, 0, 0)
+
+
 @needs_runner
 @pytest.mark.parametrize("strategy", ["oneshot", "optimal"])
 @pytest.mark.parametrize("seed", [*range(12), 27])
 def test_generated_forall_cf_programs(seed, strategy):
     """Generated programs with scf.forall and cf branches carrying tensors
-    (``generate(seed, 12, forall=True, cf=True)``) print the copy-before-write reference's
-    output, with dealloc: nothing leaks or is freed twice. Seed 11 leaked the clone of a
-    value forwarded twice on one cf.cond_br edge (now freed on the other edge); seed 27
+    (``generate(seed, 12, forall=True, cf=True)``). Seed 11 leaked the clone of a value
+    forwarded twice on one cf.cond_br edge (now freed on the other edge); seed 27
     (optimal) freed a buffer whose view reached a join block as a borrowed block argument
     (keeps_alive now follows the whole view chain to the lender)."""
-    text = generate(seed, 12, forall=True, cf=True)
-    got = oracle.run_program(ours(text, strategy), count=True)
-    assert got.masked_stdout == semantic_run_nodealloc(text).masked_stdout
-    assert (got.returncode, got.live, got.double_frees, got.bad_frees) == (0, 0, 0, 0)
+    check_generated(generate(seed, 12, forall=True, cf=True), strategy)
 
 
 @needs_runner
@@ -159,14 +163,11 @@ def test_generated_forall_cf_programs(seed, strategy):
 @pytest.mark.parametrize("seed", [8, 11, 0, 1, 2, 3])
 def test_generated_view_call_programs(seed, strategy):
     """Generated programs whose calls take slices and whose helpers return a write into
-    a parameter (``generate(seed, 12, dps=True, views=True)``) print the copy-before-write
-    reference's output, leak-free. Seeds 8 and 11 printed the slice's old values: the
-    call's result was taken to be the slice, not the identity-layout copy the call passed
-    and the callee wrote (also tests/miscompiles/slice_written_by_callee.mlir)."""
-    text = generate(seed, 12, dps=True, views=True)
-    got = oracle.run_program(ours(text, strategy), count=True)
-    assert got.masked_stdout == semantic_run_nodealloc(text).masked_stdout
-    assert (got.returncode, got.live, got.double_frees, got.bad_frees) == (0, 0, 0, 0)
+    a parameter (``generate(seed, 12, dps=True, views=True)``). Seeds 8 and 11 printed the
+    slice's old values: the call's result was taken to be the slice, not the
+    identity-layout copy the call passed and the callee wrote (also
+    tests/miscompiles/slice_written_by_callee.mlir)."""
+    check_generated(generate(seed, 12, dps=True, views=True), strategy)
 
 
 @needs_runner
