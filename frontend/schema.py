@@ -32,8 +32,24 @@ class Relation:
         return len(self.columns)
 
 
+_LOADED: dict[Path, tuple[tuple[int, int], dict[str, Relation]]] = {}
+
+
 def load_schema(path: Path = SCHEMA_FILE) -> dict[str, Relation]:
-    """Input relations declared in ``path``, in declaration order."""
+    """Input relations declared in ``path``, in declaration order. Read once per process
+    while the file is unchanged (every fact export asks; a ``batch`` exports twice per
+    file). Callers must not modify the result."""
+    st = path.stat()
+    stamp = (st.st_mtime_ns, st.st_size)
+    hit = _LOADED.get(path)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    rels = _read_schema(path)
+    _LOADED[path] = (stamp, rels)
+    return rels
+
+
+def _read_schema(path: Path) -> dict[str, Relation]:
     text = path.read_text(encoding="utf-8")
     text_nc = re.sub(r"//[^\n]*", "", text)
     subtypes = dict(_TYPE.findall(text_nc))
