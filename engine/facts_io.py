@@ -35,11 +35,12 @@ class Validated(list):
     through as they are (a session validates its base facts once for all its runs), with
     room for an engine to keep their text."""
 
-    __slots__ = ("engine_text",)
+    __slots__ = ("engine_text", "domains")
 
     def __init__(self, rows: Iterable[Tuple] = ()):
         super().__init__(rows)
         self.engine_text: str | None = None
+        self.domains: list | None = None  # the embedded engine's column values
 
 
 def validated(prog: Program, facts: Mapping[str, Iterable[Tuple]] | None) -> dict[str, Validated]:
