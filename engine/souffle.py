@@ -15,14 +15,9 @@ The executable is ``$BUFFERLOG_SOUFFLE`` if set, else ``souffle`` on ``PATH``.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 import shutil
-import signal
-import subprocess
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -48,7 +43,13 @@ def _exe() -> str:
     return exe
 
 
+# subprocess, tempfile, hashlib, json and signal are imported where used: every start-up
+# resolves the engine through find(), and only Soufflé runs need them (~5 ms of imports)
+
+
 def version(exe: str) -> str:
+    import subprocess
+
     try:
         p = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -82,6 +83,8 @@ def _cache_dir() -> Path:
 
 
 def _compiled(exe: str, text: str, flags: list[str], timeout: float | None) -> Path:
+    import hashlib
+
     key = hashlib.sha256("\0".join([text, *flags, version(exe)]).encode()).hexdigest()[:24]
     d = _cache_dir() / key
     binary = d / "prog"
@@ -98,6 +101,9 @@ def _compiled(exe: str, text: str, flags: list[str], timeout: float | None) -> P
 
 def _call(cmd: list[str], what: str, origin: dict[int, str] | None, timeout: float | None,
           stdin: str | None = None) -> str:
+    import signal
+    import subprocess
+
     try:
         # a new session, so a timeout kills souffle's children (compilers) too
         p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -123,6 +129,8 @@ def _call(cmd: list[str], what: str, origin: dict[int, str] | None, timeout: flo
 def run(prog: Program, facts: Facts, relations: Iterable[str], timeout: float | None = None,
         jobs: int = 1, compiled: bool = False, name: str = "program") -> dict[str, set[Tuple]]:
     """Evaluate with Soufflé; return the tuples of ``relations``."""
+    import tempfile
+
     exe = _exe()
     relations = list(relations)
     text, origin = render(prog, relations)
@@ -154,6 +162,9 @@ def explain_json(prog: Program, facts: Facts, rel: str, values: Tuple, depth: in
     exe = _exe()
     # in provenance mode Soufflé keeps only the relations a program outputs: without
     # `.output` every query answers "Relation not found"
+    import json
+    import tempfile
+
     text, origin = render(prog, list(prog.decls))
     query = format_tuple(rel, values)
     script = f"format json\nsetdepth {depth}\nexplain {query}\nexit\n"
