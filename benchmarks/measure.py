@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -59,14 +60,26 @@ def run(cmd: list[str], timeout: float | None = None) -> dict[str, Any]:
         t0 = time.perf_counter()
         p = subprocess.Popen([TIME, "-f", "%M", "-o", rssf.name, *cmd], stdout=null,
                              stderr=errf, stdin=empty, env=env(), start_new_session=True)
-        try:
-            rc = p.wait(timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
-            return {"s": round(time.perf_counter() - t0, 3), "rss_mb": None,
-                    "status": "timeout", "rc": None}
+        # a blocking wait: Popen.wait(timeout) polls with sleeps of up to 50 ms, which
+        # rounded every short run up to 63.5, 113.5, 163.5 ... ms
+        killed = threading.Event()
+
+        def kill() -> None:
+            killed.set()
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(timeout, kill) if timeout else None
+        if timer is not None:
+            timer.start()
+        rc = p.wait()
         elapsed = time.perf_counter() - t0
+        if timer is not None:
+            timer.cancel()
+        if killed.is_set():
+            return {"s": round(elapsed, 3), "rss_mb": None, "status": "timeout", "rc": None}
         errf.seek(0)
         err = errf.read().decode(errors="replace")
         report = rssf.read().split()
