@@ -459,9 +459,10 @@ def _args(text: str) -> Tuple:
 def _shown_atoms(model) -> list[str]:
     """The text of every shown atom of ``model``. ``str(symbol)`` per atom allocates two
     cffi buffers and wraps three calls; this loop calls clingo's C API once per atom into
-    one reused buffer (about 5x faster: 0.09 s instead of 0.44 s for 30,000 atoms). An
-    atom longer than the buffer (clingo then refuses to write it) is sized first. Falls
-    back to the public API if this clingo lays out its internals differently."""
+    one reused buffer. With :func:`_tuples`, reading 30,000 three-number atoms back takes
+    0.06 s instead of 0.16 s. An atom longer than the buffer (clingo then refuses to
+    write it) is sized first. Falls back to the public API if this clingo lays out its
+    internals differently."""
     try:
         from clingo._internal import _ffi, _lib
 
@@ -495,7 +496,7 @@ def _shown_atoms(model) -> list[str]:
 def _tuples(atoms: list[str], pred: str, arity: int) -> set[Tuple]:
     """The tuples of ``pred`` among ``atoms`` (sorted atom texts). Atoms of numbers only
     are read all at once: prefix and parentheses removed from the joined text, then one
-    ``int`` per number (~4x faster than one atom at a time; most atoms are numbers)."""
+    ``int`` per number (most atoms are numbers)."""
     if arity == 0:
         i = bisect_left(atoms, pred)
         return {()} if i < len(atoms) and atoms[i] == pred else set()
