@@ -27,6 +27,7 @@ import time
 from bisect import bisect_left
 from collections.abc import Iterable
 from operator import itemgetter
+from typing import NamedTuple
 
 from bufferlog.core import UserError
 from bufferlog.core.timing import phase
@@ -71,12 +72,11 @@ class Translation:
         self.lines = [_RuleTranslator(self, r).text() for r in prog.rules]  # line k: rule k
         from .check import _body_atoms
 
-        #: per rule: its head (relation and arguments) and its positive atoms outside
-        #: aggregates, each argument a variable name, ("=", constant) or None (anything
-        #: else); and every relation the rule reads
-        self.shape = [(_abstract(r.head), [_abstract(lit) for lit in r.body
-                                           if isinstance(lit, Atom)],
-                       frozenset(a.rel for a, _ in _body_atoms(r.body))) for r in prog.rules]
+        #: per rule, what :meth:`relevant` needs of it
+        self.shape = [_Shape(*_abstract(r.head), [_abstract(lit) for lit in r.body
+                                                  if isinstance(lit, Atom)],
+                             frozenset(a.rel for a, _ in _body_atoms(r.body)))
+                      for r in prog.rules]
         self.order = _rule_order(self.shape)
 
     def text(self) -> str:
@@ -111,14 +111,14 @@ class Translation:
             while changed:
                 changed = False
                 for i in group:
-                    (hrel, hargs), body, _ = self.shape[i]
-                    got = _fire(body, dom)
+                    rule = self.shape[i]
+                    got = _fire(rule.body, dom)
                     if got is None:
                         continue
                     fires[i] = True
-                    changed |= _widen(dom, hrel, [got.get(a, _ANY) if type(a) is str else
-                                                  (frozenset((a[1],)) if a is not None else _ANY)
-                                                  for a in hargs])
+                    changed |= _widen(dom, rule.head, [
+                        got.get(a, _ANY) if type(a) is str else
+                        (frozenset((a[1],)) if a is not None else _ANY) for a in rule.args])
                 if not recursive:
                     break
         needed = set(wanted)
@@ -127,11 +127,11 @@ class Translation:
         while grew:
             grew = False
             for i in can_fire:
-                head, _, reads = self.shape[i]
-                if head[0] in needed and not reads <= needed:
-                    needed |= reads
+                rule = self.shape[i]
+                if rule.head in needed and not rule.reads <= needed:
+                    needed |= rule.reads
                     grew = True
-        kept = [i for i in can_fire if self.shape[i][0][0] in needed]
+        kept = [i for i in can_fire if self.shape[i].head in needed]
         return "".join(self.lines[i] + "\n" for i in kept), kept, frozenset(needed)
 
     def fact_text(self, facts: Facts) -> str:
@@ -169,6 +169,16 @@ _CAP = 64  #: a column with more values than this may hold any value
 _ANY = None  #: a column that may hold any value
 
 
+class _Shape(NamedTuple):
+    """A rule as :meth:`Translation.relevant` sees it. Atom arguments are a variable's
+    name, ("=", constant) or None (anything else)."""
+
+    head: str  # the head's relation
+    args: list  # the head's arguments
+    body: list[tuple[str, list]]  # positive atoms outside aggregates: (relation, arguments)
+    reads: frozenset[str]  # every relation the rule reads
+
+
 def _abstract(atom: Atom) -> tuple[str, list]:
     """An atom for :meth:`Translation.relevant`: its relation and, per argument, the
     variable's name, ("=", constant) or None."""
@@ -185,13 +195,13 @@ def _abstract(atom: Atom) -> tuple[str, list]:
     return atom.rel, args
 
 
-def _rule_order(shape: list) -> list[tuple[list[int], bool]]:
+def _rule_order(shape: list[_Shape]) -> list[tuple[list[int], bool]]:
     """The rules grouped by the strongly connected components of their heads' relations
     over positive body atoms, a group after every group it reads (Tarjan's algorithm,
     iterative), each with whether it is recursive."""
     deps: dict[str, set[str]] = {}
-    for (head, _), body, _ in shape:
-        deps.setdefault(head, set()).update(rel for rel, _ in body)
+    for rule in shape:
+        deps.setdefault(rule.head, set()).update(rel for rel, _ in rule.body)
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -232,10 +242,10 @@ def _rule_order(shape: list) -> list[tuple[list[int], bool]]:
                 comps.append(comp)
     groups: list[list[int]] = [[] for _ in comps]
     recursive = [False] * len(comps)
-    for i, ((head, _), body, _) in enumerate(shape):
-        c = comp_of[head]
+    for i, rule in enumerate(shape):
+        c = comp_of[rule.head]
         groups[c].append(i)
-        recursive[c] |= any(comp_of.get(rel) == c for rel, _ in body)
+        recursive[c] |= any(comp_of.get(rel) == c for rel, _ in rule.body)
     return [(g, r) for g, r in zip(groups, recursive, strict=True) if g]
 
 
