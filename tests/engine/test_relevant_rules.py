@@ -6,8 +6,6 @@ here with clingo on the whole program."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import clingo
 import pytest
 from bufferlog.engine import embedded
@@ -24,10 +22,12 @@ from bufferlog import api
 
 try:
     from tests.gen_programs import generate
+    from tests.oracle import shared_dir
 except ImportError:  # tests/ on sys.path (rootdir-relative imports)
     from gen_programs import generate
+    from oracle import shared_dir
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+CORPUS = shared_dir() / "corpus"
 
 
 def unpruned(prog: Program, facts: dict, relations: list[str]) -> dict[str, set]:
