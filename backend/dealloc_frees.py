@@ -14,7 +14,6 @@ recorded with its reason (``dealloc --stats``).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bufferlog.frontend import types as T
@@ -23,6 +22,7 @@ from bufferlog.frontend.ir import Block, Op, Region, Value
 from bufferlog.frontend.types import IntegerType
 
 from bufferlog.core import UserError
+from bufferlog.core.records import field, record
 
 if TYPE_CHECKING:
     import z3
@@ -32,7 +32,7 @@ I1 = IntegerType(1)
 Literal = tuple[Value, bool]  # (i1 value, negated)
 
 
-@dataclass
+@record
 class Stats:
     static: int = 0
     conditional: int = 0
@@ -42,8 +42,8 @@ class Stats:
     folded: int = 0
     early: int = 0  # frees moved up from the block end to right after the last use
     reused: int = 0  # allocations removed: they take a dead buffer (backend/plan_reuse.py)
-    reasons: list[str] = field(default_factory=list)  # one line per guarded free or runtime check
-    notes: list = field(default_factory=list)  # backend.plan_explain.Note: explain --alloc
+    reasons: list[str] = field(factory=list)  # one line per guarded free or runtime check
+    notes: list = field(factory=list)  # backend.plan_explain.Note: explain --alloc
 
     def summary(self) -> str:
         return (f"deallocs: static={self.static} conditional={self.conditional} "
@@ -118,7 +118,7 @@ class Conditions:
         return self._unsat(z3.And(self.conj(a), self.conj(b)))
 
 
-@dataclass
+@record
 class Item:
     vid: int
     value: Value

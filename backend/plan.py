@@ -16,10 +16,10 @@ would free it (``rules/plan.dl free_after``, ``free_at_last_use``) instead of at
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from bufferlog.frontend import types as T
 from bufferlog.frontend.ir import Module
+
+from bufferlog.core.records import record, value_class
 
 from .ir_edit import walk_ops
 from .plan_fold import fold
@@ -28,7 +28,7 @@ from .plan_outparams import out_params
 from .plan_stack import hoist_out_of_loops, promote_to_stack
 
 
-@dataclass(frozen=True)
+@value_class
 class PlanOptions:
     """Which planning stages run: folds and frees at the last use by default; hoisting
     and stack promotion on request (like mlir-opt's passes, they change where buffers
@@ -55,7 +55,7 @@ class PlanOptions:
                    promote_buffers_to_stack=True, out_params=True)
 
 
-@dataclass
+@record
 class PlanStats:
     """What the planning stages did (``bufferize --stats``)."""
 

@@ -9,14 +9,15 @@ free, so the notes on both allocations of a reuse say so.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 
 from bufferlog.frontend.ir import Op
+
+from bufferlog.core.records import value_class
 
 from .plan_reuse import Reuse
 
 
-@dataclass(frozen=True)
+@value_class
 class Note:
     """Something the rules decided about the allocation ``alloc``."""
 

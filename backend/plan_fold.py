@@ -13,16 +13,16 @@ Returns the number of folds (``bufferize --stats``: ``folded_copies`` / ``folded
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from bufferlog.frontend import types as T
 from bufferlog.frontend.ir import Module, Op
+
+from bufferlog.core.records import record
 
 from .fold_condition import constant_condition
 from .ir_edit import walk_ops
 
 
-@dataclass
+@record
 class FoldStats:
     self_copies: int = 0
     constant_ifs: int = 0

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from dataclasses import dataclass
 
 from bufferlog.frontend.ir import Op, Value
+
+from bufferlog.core.records import value_class
 
 from .ir_edit import BlockEdits
 from .plan import static_bytes
@@ -30,7 +31,7 @@ from .plan import static_bytes
 Z3_BUDGET = 16  # candidates per block: Z3 answers in well under a second at this size
 
 
-@dataclass(frozen=True)
+@value_class
 class Candidate:
     vid: int
     value: Value
@@ -39,7 +40,7 @@ class Candidate:
     size: int
 
 
-@dataclass(frozen=True)
+@value_class
 class Reuse:
     """Allocation ``taker`` was removed: its uses take the buffer of ``giver``'s alloc."""
 

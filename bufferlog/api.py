@@ -17,11 +17,11 @@ import os
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bufferlog.core import errors as E
+from bufferlog.core.records import asdict, field, record, value_class
 from bufferlog.core.source import decode
 from bufferlog.core.timing import phase
 
@@ -33,7 +33,7 @@ EMITS = ("memref-dealloc", "bufferization-dealloc")
 # ----------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
+@value_class
 class OperandRef:
     """Operand ``operand`` of the op ``op`` at ``loc`` (``file:line:col``)."""
 
@@ -42,7 +42,7 @@ class OperandRef:
     loc: str
 
 
-@dataclass(frozen=True)
+@value_class
 class Conflict:
     """Why an operand is out of place. ``kind``: ``raw`` (a read-after-write conflict: the
     ``write`` would overwrite ``definition``'s buffer before the ``read``),
@@ -55,7 +55,7 @@ class Conflict:
     read: OperandRef | None = None
 
 
-@dataclass(frozen=True)
+@value_class
 class Decision:
     """The in-place decision of one tensor operand. ``bytes``: static size of its buffer
     (None if dynamic); ``conflict``: why it is out of place (None when in place, or when
@@ -69,7 +69,7 @@ class Decision:
     conflict: Conflict | None = None
 
 
-@dataclass(frozen=True)
+@value_class
 class AnalysisFigures:
     """Counts of the in-place analysis (the ``analyze --stats`` / JSON / batch figures)."""
 
@@ -84,7 +84,7 @@ class AnalysisFigures:
     conflicts_by_kind: dict[str, int]
 
 
-@dataclass(frozen=True)
+@value_class
 class OutputFigures:
     """Static counts in memref IR (``backend/quality.py count_figures``)."""
 
@@ -102,14 +102,14 @@ class OutputFigures:
         from bufferlog.backend.quality import count_figures
 
         f = count_figures(module)
-        names = list(cls.__dataclass_fields__)
+        names = list(cls._fields)
         vals = {k: f[k] for k in names}
         if f["dynamic_copies"]:
             vals["bytes_copied"] = None
         return cls(**vals)
 
 
-@dataclass(frozen=True)
+@value_class
 class Copy:
     """One copy in bufferized output, with its cause: the out-of-place ``operand`` of the
     op at ``loc`` and its ``conflict``, or (``operand`` None) the op's own bufferization
@@ -142,7 +142,7 @@ class Copy:
         return (self.op, "read-only " + (c.definition or "buffer").split(" at ")[0])
 
 
-@dataclass(frozen=True)
+@value_class
 class DeallocStats:
     """What the deallocation step inserted (``dealloc --stats``)."""
 
@@ -158,7 +158,7 @@ class DeallocStats:
     notes: tuple = ()  # backend.plan_explain.Note: where each alloc is freed, what it reuses
 
 
-@dataclass
+@record
 class Analysis:
     """The in-place analysis of ``module`` (the input IR, unchanged)."""
 
@@ -215,7 +215,7 @@ class _MemrefText:
         return print_module(self.module, debuginfo=debuginfo)
 
 
-@dataclass
+@record
 class Bufferized(_MemrefText):
     """Memref IR made from the analysis (``module`` was rewritten in place)."""
 
@@ -227,7 +227,7 @@ class Bufferized(_MemrefText):
     plan: Any = None  # backend.plan.PlanStats: what the memory planning stages did
 
 
-@dataclass
+@record
 class Deallocated(_MemrefText):
     """Memref IR with deallocations (``module`` was rewritten in place)."""
 
@@ -236,7 +236,7 @@ class Deallocated(_MemrefText):
     figures: OutputFigures
 
 
-@dataclass
+@record
 class Explanation:
     """Why each tensor operand of the selected op(s) is in place or copied: ``ops`` is a
     list of ``{"loc", "op", "text", "operands": [...]}`` (the ``explain --format json``
@@ -444,7 +444,7 @@ def _deallocate(module: Any, emit: str, engine: str, rules: Any = None,
         if emit not in EMITS:
             raise E.DeallocError(f"unknown --emit '{emit}' (choose from {', '.join(EMITS)})")
         st = insert(module, emit, engine, rules, free_at_last_use, reuse)
-        return DeallocStats(**{k: getattr(st, k) for k in DeallocStats.__dataclass_fields__
+        return DeallocStats(**{k: getattr(st, k) for k in DeallocStats._fields
                                if k not in ("reasons", "notes")},
                             reasons=tuple(st.reasons), notes=tuple(st.notes))
 

@@ -13,23 +13,54 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import pkgutil
 import sys
-import threading
 
 from bufferlog import __version__, commands
 from bufferlog.core import InternalError, UserError, timing
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, sized without ``shutil``: argparse makes a formatter for every
+    option added and imports shutil (~3.5 ms) to size it; the width only matters to help."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None):
+        if width is None:
+            width = _columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` gives it ($COLUMNS, the
+    terminal of stdout, else 80)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", 0))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """Usage errors exit 1 (exit 2 means a bufferlog bug)."""
+    """Usage errors exit 1 (exit 2 means a bufferlog bug); help sized without shutil."""
+
+    def __init__(self, *args, formatter_class=HelpFormatter, **kw):
+        super().__init__(*args, formatter_class=formatter_class, **kw)
 
     def error(self, message: str):
         self.print_usage(sys.stderr)
         self.exit(1, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. Only the command ``argv`` runs gets its full sub-parser
+    (its module imported, its options added); the others are their name and help, which
+    is all ``bufferlog --help`` and an unknown command's error show. With no command in
+    ``argv`` (or ``argv`` None), every sub-parser is built."""
     ap = ArgumentParser(
         prog="bufferlog",
         description="MLIR bufferization as declarative rules (Datalog + Z3).",
@@ -37,8 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"bufferlog {__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for m in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        importlib.import_module(f"{commands.__name__}.{m.name}").register(sub)
+    chosen = next((a for a in argv or () if not a.startswith("-")), None)
+    full = chosen not in commands.COMMANDS
+    for name, help_ in commands.COMMANDS.items():
+        if full or name == chosen:
+            importlib.import_module(f"{commands.__name__}.{name}").register(sub)
+        else:
+            sub.add_parser(name, help=help_)
     return ap
 
 
@@ -49,6 +85,8 @@ class Spinner:
     FRAMES = "|/-\\"
 
     def __init__(self, timer: timing.Timer, stream, delay: float = 1.0, every: float = 0.1):
+        import threading  # only on a terminal
+
         self.timer, self.stream, self.delay, self.every = timer, stream, delay, every
         self.done = threading.Event()
         self.shown = False
@@ -80,8 +118,9 @@ class Spinner:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = build_parser()
-    args = ap.parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(argv).parse_args(argv)
     with timing.timed() as timer:
         single_file = isinstance(getattr(args, "file", None), str)
         spinner = Spinner(timer, sys.stderr).start() if single_file and sys.stderr.isatty() else None

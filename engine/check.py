@@ -9,7 +9,8 @@ cannot be stratified.
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from dataclasses import dataclass
+
+from bufferlog.core.records import value_class
 
 from .dl_parse import (
     Aggregate,
@@ -30,7 +31,7 @@ from .dl_parse import (
 from .program import BASE_TYPES, Program
 
 
-@dataclass(frozen=True)
+@value_class
 class Diagnostic:
     loc: Loc | None
     message: str

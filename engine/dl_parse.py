@@ -17,12 +17,13 @@ Every AST node carries a :class:`Loc`; rules keep their source text so provenanc
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from bufferlog.core import UserError
+from bufferlog.core.records import field, record, value_class
+from bufferlog.core.regex import compile as compile_regex
 
 
-@dataclass(frozen=True)
+@value_class
 class Loc:
     file: str
     line: int
@@ -39,7 +40,7 @@ class DatalogSyntaxError(UserError):
 # ---------------------------------------------------------------------------- AST
 
 
-@dataclass(frozen=True)
+@value_class
 class Var:
     name: str
     loc: Loc = field(compare=False)
@@ -48,7 +49,7 @@ class Var:
         return self.name
 
 
-@dataclass(frozen=True)
+@value_class
 class Wildcard:
     loc: Loc = field(compare=False)
 
@@ -56,7 +57,7 @@ class Wildcard:
         return "_"
 
 
-@dataclass(frozen=True)
+@value_class
 class Str:
     value: str
     loc: Loc = field(compare=False)
@@ -65,7 +66,7 @@ class Str:
         return quote(self.value)
 
 
-@dataclass(frozen=True)
+@value_class
 class Num:
     value: int
     loc: Loc = field(compare=False)
@@ -74,7 +75,7 @@ class Num:
         return str(self.value)
 
 
-@dataclass(frozen=True)
+@value_class
 class BinOp:
     op: str  # one of + - * / %
     left: Term
@@ -85,7 +86,7 @@ class BinOp:
         return f"({self.left} {self.op} {self.right})"
 
 
-@dataclass(frozen=True)
+@value_class
 class Neg:
     operand: Term
     loc: Loc = field(compare=False)
@@ -94,7 +95,7 @@ class Neg:
         return f"-({self.operand})"
 
 
-@dataclass(frozen=True)
+@value_class
 class Aggregate:
     kind: str  # count | sum | min | max
     target: Term | None  # None for count
@@ -109,7 +110,7 @@ class Aggregate:
 Term = Var | Wildcard | Str | Num | BinOp | Neg | Aggregate
 
 
-@dataclass(frozen=True)
+@value_class
 class Atom:
     rel: str
     args: tuple[Term, ...]
@@ -119,7 +120,7 @@ class Atom:
         return f"{self.rel}({', '.join(map(str, self.args))})"
 
 
-@dataclass(frozen=True)
+@value_class
 class Negation:
     atom: Atom
     loc: Loc = field(compare=False)
@@ -128,7 +129,7 @@ class Negation:
         return f"!{self.atom}"
 
 
-@dataclass(frozen=True)
+@value_class
 class Comparison:
     op: str  # = != < <= > >=
     left: Term
@@ -142,7 +143,7 @@ class Comparison:
 Literal = Atom | Negation | Comparison
 
 
-@dataclass
+@record
 class Rule:
     """One clause with a single head (multi-head clauses are split).  ``rid`` numbers the
     rules (clauses with a body) of each head relation R1, R2, ... in program order, as
@@ -159,7 +160,7 @@ class Rule:
         return not self.body
 
 
-@dataclass
+@record
 class Decl:
     name: str
     attrs: list[tuple[str, str]]  # (attribute name, type name)
@@ -167,21 +168,21 @@ class Decl:
     doc: str = ""
 
 
-@dataclass
+@record
 class TypeDecl:
     name: str
     base: str
     loc: Loc
 
 
-@dataclass
+@record
 class Directive:
     kind: str  # input | output | printsize
     rel: str
     loc: Loc
 
 
-@dataclass
+@record
 class Include:
     path: str
     loc: Loc
@@ -200,7 +201,7 @@ _UNSUPPORTED_DIRECTIVES = {
 _ESCAPES = {'"': '"', "\\": "\\", "'": "'", "t": "\t", "n": "\n", "r": "\r", "a": "\a",
             "b": "\b", "f": "\f", "v": "\v"}
 
-_TOKEN_RE = re.compile(
+_TOKEN_RE = compile_regex(
     r"""
     (?P<ws>[ \t\r\f\v]+|\n)
   | (?P<doc>/\*\*(?!/).*?\*/)
@@ -219,7 +220,7 @@ _TOKEN_RE = re.compile(
 )
 
 
-@dataclass
+@record
 class Tok:
     kind: str
     text: str

@@ -30,6 +30,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from bufferlog.core import UserError
+from bufferlog.core.regex import compile as compile_regex
 from bufferlog.core.timing import phase
 
 from .dl_parse import (
@@ -446,8 +447,8 @@ def _outer_vars(rule: Rule) -> set[str]:
 # --------------------------------------------------------------------- evaluation
 
 
-_ARG = re.compile(r'"((?:[^"\\]|\\.)*)"|(-?[0-9]+)')
-_UNESCAPE = re.compile(r"\\(.)")
+_ARG = compile_regex(r'"((?:[^"\\]|\\.)*)"|(-?[0-9]+)')
+_UNESCAPE = compile_regex(r"\\(.)")
 
 
 def _unescape(s: str) -> str:

@@ -24,7 +24,8 @@ decisions make it (the alias path between the read and the write).
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from dataclasses import dataclass, field
+
+from bufferlog.core.records import field, record, value_class
 
 Use = tuple[int, int]
 
@@ -59,7 +60,7 @@ class UnionFind:
         return ra, rb
 
 
-@dataclass(frozen=True)
+@value_class
 class Triple:
     """A rule-derived RaW triple (rules `raw`): read use, write use, definition, and the
     values read (x) and written (y)."""
@@ -71,7 +72,7 @@ class Triple:
     y: int
 
 
-@dataclass
+@record
 class Conflict:
     """Why a use is out of place: a RaW triple, a write into a read-only buffer, a race in
     a parallel region, or a user's ``must_copy``."""
@@ -83,13 +84,13 @@ class Conflict:
     definition: int | None = None  # value
 
 
-@dataclass
+@record
 class Decisions:
-    inplace: dict[Use, bool] = field(default_factory=dict)
-    conflicts: dict[Use, Conflict] = field(default_factory=dict)
-    order: list[Use] = field(default_factory=list)
-    access: dict[tuple[int, int], str] = field(default_factory=dict)  # (func op, arg) -> kind
-    equivalent_args: dict[int, list[int]] = field(default_factory=dict)  # return op -> idx
+    inplace: dict[Use, bool] = field(factory=dict)
+    conflicts: dict[Use, Conflict] = field(factory=dict)
+    order: list[Use] = field(factory=list)
+    access: dict[tuple[int, int], str] = field(factory=dict)  # (func op, arg) -> kind
+    equivalent_args: dict[int, list[int]] = field(factory=dict)  # return op -> idx
 
 
 class Greedy:

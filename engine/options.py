@@ -7,15 +7,14 @@ not implement is a clear error, never ignored silently."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
-
 from bufferlog.core import UserError
+from bufferlog.core.records import fields, replace, value_class
 
 HEURISTICS = ("bottom-up", "top-down", "bottom-up-from-terminators")
 LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map", "infer-layout-map")
 
 
-@dataclass(frozen=True)
+@value_class
 class OneShotOptions:
     """What the analysis and the bufferizer take from mlir-opt's One-Shot options (our
     defaults differ from mlir-opt's in two places, on purpose: function boundaries are

@@ -19,10 +19,10 @@ import hashlib
 import os
 import pickle
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from bufferlog.core import UserError, rules_dir
+from bufferlog.core.records import field, record
 
 from .dl_parse import (
     DatalogSyntaxError,
@@ -41,15 +41,15 @@ SHIPPED_RULES = rules_dir()
 BASE_TYPES = ("symbol", "number")
 
 
-@dataclass
+@record
 class Program:
-    files: list[Path] = field(default_factory=list)
-    decls: dict[str, Decl] = field(default_factory=dict)
-    duplicate_decls: list[Decl] = field(default_factory=list)
-    types: dict[str, TypeDecl] = field(default_factory=dict)
-    directives: list[Directive] = field(default_factory=list)
-    rules: list[Rule] = field(default_factory=list)
-    errors: list[DatalogSyntaxError] = field(default_factory=list)
+    files: list[Path] = field(factory=list)
+    decls: dict[str, Decl] = field(factory=dict)
+    duplicate_decls: list[Decl] = field(factory=list)
+    types: dict[str, TypeDecl] = field(factory=dict)
+    directives: list[Directive] = field(factory=list)
+    rules: list[Rule] = field(factory=list)
+    errors: list[DatalogSyntaxError] = field(factory=list)
     _valid: bool = field(default=False, repr=False, compare=False)  # require_valid passed
     _key: tuple | None = field(default=None, repr=False, compare=False)  # Program.load's key
     _tr: object = field(default=None, repr=False, compare=False)  # the embedded engine's text
@@ -199,7 +199,7 @@ def _disk_file(key: tuple) -> Path:
     """Where a checked program loaded with ``key`` is cached across processes: named by
     the key and by the code that parses, checks and translates rules (a change to either
     misses)."""
-    from bufferlog.frontend.parse_tables import cache_dir
+    from bufferlog.core.resources import cache_dir
 
     here = Path(__file__).parent
     code = b"".join((here / n).read_bytes()

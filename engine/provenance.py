@@ -25,9 +25,9 @@ import heapq
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from bufferlog.core import UserError
+from bufferlog.core.records import record
 
 from . import souffle
 from .dl_parse import (
@@ -270,7 +270,7 @@ class Matcher:
 # --------------------------------------------------------------------- proof search
 
 
-@dataclass
+@record
 class _Inst:
     rule: Rule
     head: Fact

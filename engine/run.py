@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from bufferlog.core import UserError
+from bufferlog.core.records import record
 
 from . import embedded, souffle
 from .facts_io import Facts, Tuple, normalize, read_facts_dir
@@ -41,7 +41,7 @@ class Relations(dict):
                             f"(outputs: {', '.join(sorted(self)) or 'none'})")
 
 
-@dataclass
+@record
 class Result:
     relations: dict[str, set[Tuple]]
     engine: str

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .value_class import value_class
+from bufferlog.core.records import value_class
 
 
 class Attr:

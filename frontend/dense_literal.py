@@ -13,6 +13,8 @@ import math
 import re
 from typing import Any
 
+from bufferlog.core.regex import compile as compile_regex
+
 from . import types as T
 
 _HEXNUM = r"0[xX][0-9A-Fa-f]++"
@@ -24,16 +26,16 @@ _REAL = rf"(?:-?(?:{_HEXNUM}|[0-9]++\.[0-9]*+(?:[eE][-+]?[0-9]++)?)|true|false)"
 def _elements(num: str) -> re.Pattern[str]:
     """Numbers ``num`` separated by commas, each after any ``[`` and before any ``]``."""
     item = rf"(?:\s*+\[)*+\s*+{num}(?:\s*+\])*+"
-    return re.compile(rf"{item}(?:\s*+,{item})*+\s*+")
+    return compile_regex(rf"{item}(?:\s*+,{item})*+\s*+")
 
 
 _ELEMENTS, _INT_ELEMENTS, _REAL_ELEMENTS = _elements(_ANY), _elements(_INT), _elements(_REAL)
-_EMPTY = re.compile(r"\s*(?:\[\s*)+(?:\]\s*)+")
-_FLOAT = re.compile(r"(?<![0-9A-Za-z])-?[0-9]+\.")
+_EMPTY = compile_regex(r"\s*(?:\[\s*)+(?:\]\s*)+")
+_FLOAT = compile_regex(r"(?<![0-9A-Za-z])-?[0-9]+\.")
 #: a whole number token: at the start, after a blank, a comma or a bracket
-_DECIMAL_INT = re.compile(r"(?:^|[\s,\[])-?([0-9]++)(?![.0-9xX])")
-_MINUS_ZERO = re.compile(r"(?:^|[\s,\[])-(0++)(?![.0-9xX])")
-_HEX = re.compile(r"0[xX]([0-9A-Fa-f]+)")
+_DECIMAL_INT = compile_regex(r"(?:^|[\s,\[])-?([0-9]++)(?![.0-9xX])")
+_MINUS_ZERO = compile_regex(r"(?:^|[\s,\[])-(0++)(?![.0-9xX])")
+_HEX = compile_regex(r"0[xX]([0-9A-Fa-f]+)")
 
 
 def dense_syntax_error(body: str, t: Any) -> tuple[int, str] | None:

@@ -21,12 +21,12 @@ exported as its start, length and SHA-256 prefix (so different values still diff
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import Any
 
 from bufferlog.core import UserError
+from bufferlog.core.regex import compile as compile_regex
 
 from . import types as T
 from .attrs import Attr, DenseArrayAttr, DictAttr, IntegerAttr
@@ -69,7 +69,7 @@ def _clean(s: str) -> str:
 
 
 # what str.splitlines() splits at, and tabs
-_NEEDS_CLEAN = re.compile("[\t\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_NEEDS_CLEAN = compile_regex("[\t\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 class Facts:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .value_class import value_class
+from bufferlog.core.records import value_class
 
 
 @value_class

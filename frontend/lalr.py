@@ -18,10 +18,11 @@ cost only:
 from __future__ import annotations
 
 import marshal
-import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
+
+from bufferlog.core.regex import compile as compile_regex
 
 from . import parse_tables
 from .syntax_tree import Token, Tree
@@ -124,7 +125,7 @@ class Grammar:
         self._space: dict[str, Any] = {}
         for tid in self.ignore:
             kind, text, first, _na, _nl = self.terminals[tid]
-            if kind != "re" or re.fullmatch(text, " ") is None:
+            if kind != "re" or compile_regex(text).fullmatch(" ") is None:
                 continue
             others = set().union(*(set(d[2]) for t, d in self.terminals.items() if t != tid))
             self._space = {ch: self.regex(tid) for ch in first if ch not in others}
@@ -132,7 +133,7 @@ class Grammar:
     def regex(self, tid: int) -> Any:
         m = self._regex.get(tid)
         if m is None:
-            m = self._regex[tid] = re.compile(self.terminals[tid][1]).match
+            m = self._regex[tid] = compile_regex(self.terminals[tid][1]).match
         return m
 
     def group(self, gid: int) -> _Group:

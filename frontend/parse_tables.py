@@ -39,6 +39,8 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from bufferlog.core.resources import cache_dir
+
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
 FORMAT = 2
 #: terminals whose tokens abort the parse (the parser reports them as unknown ops)
@@ -57,14 +59,6 @@ def grammar_text() -> str:
         fams.append(f"{f.stem}_op")
     parts.append("custom_op: " + " | ".join([*fams, "UNKNOWN_OP"]) + "\n")
     return "\n".join(parts)
-
-
-def cache_dir() -> Path:
-    env = os.environ.get("BUFFERLOG_CACHE_DIR")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "bufferlog"
 
 
 def _lark_version() -> str:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from bufferlog.core import UserError
+from bufferlog.core.regex import compile as compile_regex
 
 from . import attrs as A
 from . import types as T
@@ -44,7 +45,7 @@ class MLIRSyntaxError(UserError):
 # -------------------------------------------------------------------------------------
 # helpers
 
-_ESC = re.compile(r'\\(?:([0-9A-Fa-f]{2})|(.))', re.S)
+_ESC = compile_regex(r'\\(?:([0-9A-Fa-f]{2})|(.))', re.S)
 _SIMPLE_ESC = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
@@ -62,11 +63,11 @@ def unescape(lit: str) -> str:
     return _ESC.sub(rep, body)
 
 
-_STRING_OR_COMMENT = re.compile(r'//[^\n]*+|"(?:[^"\\]++|\\.)*+"', re.S)
-_ESCAPE = re.compile(r'\\(?:[0-9A-Fa-f]{2}|[nt"\\]|(.))', re.S)
+_STRING_OR_COMMENT = compile_regex(r'//[^\n]*+|"(?:[^"\\]++|\\.)*+"', re.S)
+_ESCAPE = compile_regex(r'\\(?:[0-9A-Fa-f]{2}|[nt"\\]|(.))', re.S)
 
 
-_RESOURCE_STRING = re.compile(r'"(?:[^"\\\n]++|\\.)*+("?)')
+_RESOURCE_STRING = compile_regex(r'"(?:[^"\\\n]++|\\.)*+("?)')
 
 
 def bad_string(text: str, resources_at: int) -> tuple[int, str] | None:
@@ -630,7 +631,7 @@ def _shape(ctx: ParseCtx, tok: Token | None) -> tuple[int | None, ...]:
 
 
 _SHAPED_LITERALS: dict[str, Any] = {}  # TENSOR_LIT / MEMREF_LIT text -> its (shared) type
-_SHAPED_PARTS = re.compile(r"(\w+)<((?:(?:[0-9]+|\?)x)*)(\w+)>")
+_SHAPED_PARTS = compile_regex(r"(\w+)<((?:(?:[0-9]+|\?)x)*)(\w+)>")
 
 
 def _shaped_literal(tok: Token) -> Any:

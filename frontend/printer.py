@@ -14,9 +14,10 @@ with an explicit stack, printing each region's ops as it reaches them (any depth
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
+
+from bufferlog.core.regex import compile as compile_regex
 
 from . import attrs as A
 from .dialects import PRINTERS, load_all
@@ -24,8 +25,8 @@ from .gcpause import paused
 from .ir import Block, Module, Op, Region, Value
 from .parser import ISOLATED_OPS
 
-_NAME_OK = re.compile(r"^[A-Za-z0-9_$.\-]+$")
-_REGION_MARK = re.compile("\x00([0-9]+)\x01")  # Printer.region's placeholder
+_NAME_OK = compile_regex(r"^[A-Za-z0-9_$.\-]+$")
+_REGION_MARK = compile_regex("\x00([0-9]+)\x01")  # Printer.region's placeholder
 INDENT = "  "
 
 

@@ -10,15 +10,15 @@ import re
 from pathlib import Path
 
 from bufferlog.core import rules_file
-
-from .value_class import value_class
+from bufferlog.core.records import value_class
+from bufferlog.core.regex import compile as compile_regex
 
 SCHEMA_FILE = rules_file("schema.dl")
 
-_DECL = re.compile(r"(?:/\*\*(?P<doc>.*?)\*/\s*)?\.decl\s+(?P<name>[A-Za-z_][\w.]*)\s*\((?P<cols>[^)]*)\)",
+_DECL = compile_regex(r"(?:/\*\*(?P<doc>.*?)\*/\s*)?\.decl\s+(?P<name>[A-Za-z_][\w.]*)\s*\((?P<cols>[^)]*)\)",
                    re.S)
-_TYPE = re.compile(r"\.type\s+(\w+)\s*<:\s*(\w+)")
-_INPUT = re.compile(r"\.input\s+([A-Za-z_][\w.]*)")
+_TYPE = compile_regex(r"\.type\s+(\w+)\s*<:\s*(\w+)")
+_INPUT = compile_regex(r"\.input\s+([A-Za-z_][\w.]*)")
 
 
 @value_class

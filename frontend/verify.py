@@ -41,9 +41,11 @@ value's, a forward reference whose definition has another type, and redefined al
 
 from __future__ import annotations
 
-import re
 from collections.abc import Generator
 from typing import Any
+
+from bufferlog.core.records import replace
+from bufferlog.core.regex import compile as compile_regex
 
 from . import attrs as A
 from . import types as T
@@ -51,7 +53,6 @@ from .dialects import PRINTERS, load_all
 from .ir import Block, BlockArg, Loc, Module, Op, OpResult, Region, Value
 from .parser import ISOLATED_OPS, MLIRSyntaxError
 from .trampoline import drive
-from .value_class import replace
 
 #: ops with MLIR's IsTerminator trait among those we know
 TERMINATORS = frozenset({
@@ -110,8 +111,8 @@ _SHAPED = (T.TensorType, T.UnrankedTensorType, T.MemRefType, T.UnrankedMemRefTyp
            T.VectorType)
 
 #: ``%a, %b:2 = `` before an op name (MLIR locates ops at their name)
-_RESULT_BINDING = re.compile(r"(?:%[\w$.\-]+(?::\d+)?\s*,\s*)*%[\w$.\-]+(?::\d+)?\s*=\s*")
-_BARE_NAME = re.compile(r"(?:%[\w$.\-]+(?::\d+)?\s*,\s*)*(?:%[\w$.\-]+(?::\d+)?\s*=\s*)?"
+_RESULT_BINDING = compile_regex(r"(?:%[\w$.\-]+(?::\d+)?\s*,\s*)*%[\w$.\-]+(?::\d+)?\s*=\s*")
+_BARE_NAME = compile_regex(r"(?:%[\w$.\-]+(?::\d+)?\s*,\s*)*(?:%[\w$.\-]+(?::\d+)?\s*=\s*)?"
                         r"([\w.$\-]+)")
 
 _known_cache: frozenset[str] | None = None
@@ -145,7 +146,7 @@ def elem_or_self(t: Any) -> Any:
     return t.elem if isinstance(t, _SHAPED) else t
 
 
-_MAP = re.compile(r"\(([^()\[\]]*)\)->\(([^()]*)\)")
+_MAP = compile_regex(r"\(([^()\[\]]*)\)->\(([^()]*)\)")
 
 
 def _norm(t: Any) -> Any:

@@ -6,10 +6,11 @@ allocator); the cases that would raise the peak are left alone."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
+from bufferlog.core.records import replace
 
 try:
     from tests import oracle

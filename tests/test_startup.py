@@ -30,3 +30,56 @@ def test_frontend_commands_import_no_heavy_package(args: list[str], tmp_path) ->
                         *argv[1:]], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "imported:\n" in r.stderr, r.stderr  # none of HEAVY was imported
+
+
+def test_only_the_command_run_is_imported(tmp_path) -> None:
+    """The CLI builds the full sub-parser (and imports the module) of the command it runs
+    only; the others cost nothing at start-up."""
+    f = next(p for p in CORPUS_FILES if p.name == "mlp.mlir")
+    probe = ("import sys\nfrom bufferlog.cli import main\nrc = main(sys.argv[1:])\n"
+             "print('commands:', *sorted(m for m in sys.modules if m.startswith("
+             "'bufferlog.commands.')), file=sys.stderr)\nsys.exit(rc)\n")
+    r = subprocess.run([sys.executable, "-c", probe, "print", str(f)], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().endswith("commands: bufferlog.commands.print"), r.stderr
+
+
+def test_command_table_lists_every_command_module() -> None:
+    import pkgutil
+
+    from bufferlog import commands
+
+    modules = {m.name for m in pkgutil.iter_modules(commands.__path__)}
+    assert modules == set(commands.COMMANDS)
+
+
+def test_help_shows_every_command_and_a_command_its_options() -> None:
+    from bufferlog import commands
+
+    r = subprocess.run([sys.executable, "-m", "bufferlog", "--help"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0
+    for name, help_ in commands.COMMANDS.items():
+        assert name in r.stdout and help_.split()[0] in r.stdout
+    r = subprocess.run([sys.executable, "-m", "bufferlog", "analyze", "--help"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "--strategy" in r.stdout and "--one-shot-bufferize" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "bufferlog", "bogus", "x.mlir"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "invalid choice: 'bogus'" in r.stderr and "rules" in r.stderr
+
+
+def test_souffle_lookup_agrees_with_shutil_which(tmp_path, monkeypatch) -> None:
+    import shutil
+
+    from bufferlog.engine.souffle import _which
+
+    exe = tmp_path / "bin" / "tool"
+    exe.parent.mkdir()
+    exe.write_text("#!/bin/sh\n")
+    (tmp_path / "bin" / "plain").write_text("not executable\n")
+    exe.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'missing'}:{exe.parent}:/bin:/usr/bin")
+    for name in ("tool", "plain", "sh", "no-such-tool-here", str(exe), str(tmp_path / "bin")):
+        assert _which(name) == shutil.which(name), name

@@ -36,7 +36,6 @@ import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,7 @@ from typing import Any
 from bufferlog import __version__
 from bufferlog.api import OutputFigures
 from bufferlog.core import InternalError, UserError, rules_dir
+from bufferlog.core.records import asdict, field, record, value_class
 from bufferlog.core.source import decode
 
 # ---------------------------------------------------------------------------------
@@ -51,7 +51,7 @@ from bufferlog.core.source import decode
 # ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value_class
 class Column:
     name: str
     type: str  # "str" | "int" | "float" | "bool" | "dict" | "list"
@@ -122,7 +122,7 @@ COLUMN_NAMES = [c.name for c in COLUMNS]
 
 # The backend figures of a row (bufferlog.api.OutputFigures); with --compare each has an
 # mlir_opt_<name> twin counted the same way on mlir-opt's output.
-BACKEND_FIGURES = list(OutputFigures.__dataclass_fields__)
+BACKEND_FIGURES = list(OutputFigures._fields)
 
 # Bumped whenever the meaning of a row changes, so cached rows of an older schema miss.
 ROW_SCHEMA = 3
@@ -149,7 +149,7 @@ def columns_for(rows: Iterable[dict]) -> list[Column]:
 # ---------------------------------------------------------------------------------
 
 
-@dataclass
+@record
 class BatchOptions:
     """What changes a row's figures (all part of the cache key, except ``timeout``)."""
 
@@ -502,7 +502,7 @@ class _ToolError(Exception):
 # ---------------------------------------------------------------------------------
 
 
-@dataclass
+@record
 class Task:
     index: int
     path: str
@@ -806,7 +806,7 @@ class Progress:
 # ---------------------------------------------------------------------------------
 
 
-@dataclass
+@record
 class BatchResult:
     rows: list[dict]
     options: BatchOptions
@@ -816,7 +816,7 @@ class BatchResult:
     cache_hits: int = 0
     executor: str = "local"
     jobs: int = 1
-    explains: dict[str, str] = field(default_factory=dict)
+    explains: dict[str, str] = field(factory=dict)
 
     def summary(self) -> dict[str, Any]:
         return summarize(self)

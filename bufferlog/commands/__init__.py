@@ -15,6 +15,21 @@ from pathlib import Path
 from bufferlog.core import UserError
 from bufferlog.core.source import STDIN, decode, join_outputs, render, split_input
 
+#: The commands, as ``bufferlog --help`` lists them: each is the module of that name here,
+#: and its one-line help. ``bufferlog.cli`` builds the full sub-parser of the command being
+#: run only (the others are names and this help).
+COMMANDS: dict[str, str] = {
+    "analyze": "in-place analysis (annotated tensor IR, mlir-opt style)",
+    "batch": "analyse many files in parallel and write a JSON/CSV/HTML report",
+    "bufferize": "tensor IR -> memref IR (in-place analysis + dealloc)",
+    "datalog": "run or explain a Datalog program on facts",
+    "dealloc": "insert deallocations into memref IR (ownership-based)",
+    "explain": "explain the in-place decision of an op's operands",
+    "facts": "export input facts (one <rel>.facts TSV per schema relation)",
+    "print": "parse an MLIR file and print it back",
+    "rules": "check or list Datalog rules (shipped + --rules DIR)",
+}
+
 #: Texts read by this process, by display name: diagnostics show their lines.
 SOURCES: dict[str, str] = {}
 

@@ -7,10 +7,9 @@ print-conflicts"`` (``__inplace_operands_attr__``, ``C_n[...]`` conflict tags,
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from bufferlog.commands import add_engine, add_io, add_rules, run_on_input
+from bufferlog.commands import COMMANDS, add_engine, add_io, add_rules, run_on_input
 
 
 def add_analysis_options(p) -> None:
@@ -50,8 +49,7 @@ def add_oneshot_options(p) -> None:
 
 def oneshot_options(args):
     """The OneShotOptions of the parsed command line: the option string, then the flags."""
-    from dataclasses import replace
-
+    from bufferlog.core.records import replace
     from bufferlog.engine.options import parse_pass_options
 
     opts = parse_pass_options(getattr(args, "one_shot_bufferize", "") or "")
@@ -70,12 +68,14 @@ def add_stats(p) -> None:
 
 
 def print_stats(figures: dict) -> None:
+    import json  # only here and for --format json: not every run's start-up
+
     print(" ".join(f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in figures.items()),
           file=sys.stderr)
 
 
 def register(sub) -> None:
-    p = sub.add_parser("analyze", help="in-place analysis (annotated tensor IR, mlir-opt style)")
+    p = sub.add_parser("analyze", help=COMMANDS["analyze"])
     add_io(p)
     add_analysis_options(p)
     p.add_argument("--format", choices=("mlir", "json"), default="mlir")
@@ -84,9 +84,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from dataclasses import asdict
-
     from bufferlog.api import analyze, parse
+    from bufferlog.core.records import asdict
 
     def work(text: str, name: str) -> str:
         a = analyze(parse(text, name), strategy=args.strategy, engine=args.engine,
@@ -94,6 +93,8 @@ def run(args) -> int:
         if args.stats:
             print_stats(asdict(a.figures))
         if args.format == "json":
+            import json
+
             return json.dumps(a.to_json(), indent=2) + "\n"
         return a.annotated(args.mlir_print_debuginfo)
 

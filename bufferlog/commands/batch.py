@@ -7,12 +7,13 @@ import argparse
 import os
 import sys
 
+from bufferlog.commands import COMMANDS
 from bufferlog.core import UserError
 
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "batch", help="analyse many files in parallel and write a JSON/CSV/HTML report",
+        "batch", help=COMMANDS["batch"],
         description="Analyse files, directories (recursive *.mlir) and globs. A bad or slow "
                     "file becomes an error row; Ctrl-C writes a partial report.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, directories or glob patterns")

@@ -4,12 +4,12 @@ rewrite tensor IR into memref IR from the in-place decisions, then insert deallo
 
 from __future__ import annotations
 
-from bufferlog.commands import add_engine, add_io, add_rules, run_on_input
+from bufferlog.commands import COMMANDS, add_engine, add_io, add_rules, run_on_input
 from bufferlog.commands.analyze import add_oneshot_options, add_stats, oneshot_options, print_stats
 
 
 def register(sub) -> None:
-    p = sub.add_parser("bufferize", help="tensor IR -> memref IR (in-place analysis + dealloc)")
+    p = sub.add_parser("bufferize", help=COMMANDS["bufferize"])
     add_io(p)
     p.add_argument("--strategy", choices=("oneshot", "optimal"), default="oneshot",
                    help="oneshot: mlir-opt's greedy decisions (default); optimal: fewest copied bytes")
@@ -60,13 +60,12 @@ def add_plan_options(p) -> None:
 
 
 def plan_options(args):
-    from dataclasses import replace
-
     from bufferlog.backend.plan import PlanOptions
+    from bufferlog.core.records import replace
 
     if args.plan == "none":
         return PlanOptions.off()
-    opts = PlanOptions(**{k: getattr(args, k) for k in PlanOptions.__dataclass_fields__})
+    opts = PlanOptions(**{k: getattr(args, k) for k in PlanOptions._fields})
     if args.plan == "all":
         opts = replace(opts, hoist_to_dominator=True, hoist_out_of_loops=True,
                        promote_buffers_to_stack=True, out_params=True)
@@ -89,7 +88,7 @@ def run(args) -> int:
                       layout=layout, engine=args.engine, rules=args.rules, options=opts,
                       plan=plan_options(args))
         if args.stats:
-            from dataclasses import asdict
+            from bufferlog.core.records import asdict
 
             print_stats({**figures_row(b.analysis, b), **asdict(b.plan)})
         return b.print(args.mlir_print_debuginfo)

@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from bufferlog.commands import COMMANDS
 from bufferlog.core import UserError
 from bufferlog.engine.run import ENGINES
 
@@ -32,7 +33,7 @@ def _common(q: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("datalog", help="run or explain a Datalog program on facts")
+    p = sub.add_parser("datalog", help=COMMANDS["datalog"])
     ds = p.add_subparsers(dest="datalog_command", metavar="ACTION")
     ds.required = True
     r = ds.add_parser("run", help="evaluate; print or write (-D) the output relations")

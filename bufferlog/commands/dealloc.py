@@ -5,14 +5,14 @@ derived by rules)."""
 from __future__ import annotations
 
 import sys
-from dataclasses import asdict, fields
 
-from bufferlog.commands import add_engine, add_io, run_on_input
+from bufferlog.commands import COMMANDS, add_engine, add_io, run_on_input
 from bufferlog.commands.analyze import print_stats
+from bufferlog.core.records import asdict, fields
 
 
 def register(sub) -> None:
-    p = sub.add_parser("dealloc", help="insert deallocations into memref IR (ownership-based)")
+    p = sub.add_parser("dealloc", help=COMMANDS["dealloc"])
     add_io(p)
     p.add_argument("--emit", choices=["memref-dealloc", "bufferization-dealloc"],
                    default="memref-dealloc",

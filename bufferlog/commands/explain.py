@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 
-from bufferlog.commands import add_common, read_input
+from bufferlog.commands import COMMANDS, add_common, read_input
 from bufferlog.commands.analyze import add_analysis_options, oneshot_options
 from bufferlog.commands.bufferize import add_plan_options, plan_options
 
 
 def register(sub) -> None:
-    p = sub.add_parser("explain", help="explain the in-place decision of an op's operands")
+    p = sub.add_parser("explain", help=COMMANDS["explain"])
     p.add_argument("file", metavar="FILE", help="input .mlir file, or - for stdin")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--op", help="source line number or result name (%%x)")

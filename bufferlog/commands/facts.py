@@ -5,12 +5,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bufferlog.commands import add_common, read_input
+from bufferlog.commands import COMMANDS, add_common, read_input
 from bufferlog.core import UserError
 
 
 def register(sub) -> None:
-    p = sub.add_parser("facts", help="export input facts (one <rel>.facts TSV per schema relation)")
+    p = sub.add_parser("facts", help=COMMANDS["facts"])
     p.add_argument("file", metavar="FILE", help="input .mlir file, or - for stdin")
     p.add_argument("-o", "--output", metavar="DIR", required=True, help="output directory")
     add_common(p)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from bufferlog.commands import add_io, run_on_input
+from bufferlog.commands import COMMANDS, add_io, run_on_input
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("print", help="parse an MLIR file and print it back")
+    p = sub.add_parser("print", help=COMMANDS["print"])
     add_io(p)
     p.add_argument("--generic", action="store_true",
                    help="print every op in the generic form")

@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from bufferlog.commands import COMMANDS
 from bufferlog.core import UserError
 from bufferlog.core.source import caret_lines
 from bufferlog.engine.program import SHIPPED_RULES, Program
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("rules", help="check or list Datalog rules (shipped + --rules DIR)")
+    p = sub.add_parser("rules", help=COMMANDS["rules"])
     rs = p.add_subparsers(dest="rules_command", metavar="ACTION")
     rs.required = True
     for name, fn, hlp in (("check", _check, "report errors with file:line:col"),

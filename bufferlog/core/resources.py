@@ -1,4 +1,5 @@
-"""Where the shipped data lives once installed: the rule files are package data of
+"""Where bufferlog's files live: the per-user cache directory, and the shipped data once
+installed. The rule files are package data of
 ``bufferlog.rules`` (the repository's ``rules/`` folder), found next to that package's
 ``__init__.py`` whether bufferlog runs from a checkout, an editable install or a wheel
 (``importlib.resources`` would say the same and cost ~9 ms of every start-up)."""
@@ -6,6 +7,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 from functools import cache
 from pathlib import Path
 
@@ -24,3 +26,14 @@ def rules_dir() -> Path:
 def rules_file(name: str) -> Path:
     """A shipped rule file, e.g. ``rules_file("analysis.dl")``."""
     return rules_dir() / name
+
+
+def cache_dir() -> Path:
+    """Where bufferlog keeps what it computes once for many processes (parser tables,
+    checked rules, compiled regexes): ``$BUFFERLOG_CACHE_DIR``, else the XDG cache
+    directory's ``bufferlog``."""
+    env = os.environ.get("BUFFERLOG_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "bufferlog"

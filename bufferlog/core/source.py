@@ -4,14 +4,14 @@ for bad encodings, mlir-opt-style diagnostics (source line and caret), and
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from bufferlog.core.records import value_class
+from bufferlog.core.regex import compile as compile_regex
 
 from .errors import UserError
 
 STDIN = "<stdin>"
 SPLIT_MARKER = "// -----"
-_LOC = re.compile(r"^(?P<file>.*):(?P<line>\d+):(?P<col>\d+)$")
+_LOC = compile_regex(r"^(?P<file>.*):(?P<line>\d+):(?P<col>\d+)$")
 
 
 def decode(data: bytes, name: str) -> str:
@@ -78,7 +78,7 @@ def caret_lines(loc: object, sources: dict[str, str]) -> list[str]:
     return [src, "".join(c if c == "\t" else " " for c in src[:col - 1]) + "^"]
 
 
-@dataclass(frozen=True)
+@value_class
 class Chunk:
     """A piece of a ``--split-input-file`` input. ``text`` keeps the original line and
     column numbers: the lines before the chunk are blank and its first line is indented

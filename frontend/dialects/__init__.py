@@ -75,8 +75,12 @@ def load_all() -> None:
     if _loaded:
         return
     import importlib
-    import pkgutil
+    import os
 
-    for m in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{m.name}")
+    # the package's .py files, in pkgutil.iter_modules' (sorted) order; pkgutil itself
+    # imports inspect, ~8 ms of every start-up
+    for d in __path__:
+        for name in sorted(os.listdir(d)):
+            if name.endswith(".py") and name != "__init__.py":
+                importlib.import_module(f"{__name__}.{name[:-3]}")
     _loaded = True
