@@ -20,7 +20,6 @@ exported as its start, length and SHA-256 prefix (so different values still diff
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import Any
@@ -340,6 +339,8 @@ def _attr_symbol(a: Attr) -> str:
     s = str(a)
     if len(s) <= ATTR_MAX:
         return s
+    import hashlib  # only for long attributes
+
     digest = hashlib.sha256(s.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return f"{s[:96]}... ({len(s)} characters, sha256 {digest})"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import clingo
 import pytest
 from bufferlog.engine import embedded
-from bufferlog.engine.embedded import _args, _shown_atoms, _translation
+from bufferlog.engine.embedded import _args, _translation
 from bufferlog.engine.facts_io import validated
 from bufferlog.engine.interface import load
 from bufferlog.engine.oneshot import RULES_FILE
@@ -31,7 +31,8 @@ CORPUS = shared_dir() / "corpus"
 
 
 def unpruned(prog: Program, facts: dict, relations: list[str]) -> dict[str, set]:
-    """Every rule and every fact given to clingo: the reference."""
+    """Every rule and every fact given to clingo, through the clingo package's own Python
+    API (not the engine's C calls, engine/clingo_api.py): the reference."""
     tr = _translation(prog)
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], tr.text())
@@ -41,7 +42,7 @@ def unpruned(prog: Program, facts: dict, relations: list[str]) -> dict[str, set]
     by_pred = {tr.pred[r]: out[r] for r in relations}
     with ctl.solve(yield_=True) as handle:
         for model in handle:
-            for text in _shown_atoms(model):
+            for text in map(str, model.symbols(shown=True)):
                 name = text.split("(", 1)[0]
                 if name in by_pred:
                     by_pred[name].add(_args(text))

@@ -1,0 +1,156 @@
+"""The few clingo C API calls the embedded engine makes, through clingo's compiled cffi
+module (``clingo._clingo``) loaded on its own.
+
+``import clingo`` runs the package's whole Python wrapper (control, solving, backend,
+propagator, application, ...): ~10 ms of every process that evaluates rules. The engine
+needs a control object, ``add``, ``ground``, one solve yielding the program's (only) model
+and that model's shown atoms as text, so it calls those functions of the same C library
+directly: loading the compiled module alone costs ~1.5 ms. Errors are clingo's own
+messages, raised as ``RuntimeError`` like the ``clingo`` package does; the messages clingo
+logs (e.g. why a rule is unsafe) are collected in ``Control.messages``.
+
+If the compiled module cannot be loaded on its own (another layout of the clingo
+package), the ``clingo`` package is imported and its module used: the same calls."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+_MODULE = "clingo._clingo"
+_api: tuple[Any, Any] | None = None
+
+
+def api() -> tuple[Any, Any]:
+    """clingo's cffi ``(ffi, lib)``, loaded once."""
+    global _api
+    if _api is None:
+        mod = sys.modules.get(_MODULE)
+        if mod is None:
+            try:
+                mod = _load_alone()
+            except Exception:  # another layout: the package's own import
+                from clingo import _internal
+
+                _api = (_internal._ffi, _internal._lib)
+                return _api
+        _api = (mod.ffi, mod.lib)
+    return _api
+
+
+def _load_alone() -> Any:
+    """``clingo._clingo`` from its file, without running the ``clingo`` package: the
+    module is registered under its own name, so a later ``import clingo`` (provenance,
+    user code) reuses it rather than loading the library twice."""
+    import os
+    from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader
+    from importlib.util import find_spec, module_from_spec, spec_from_file_location
+
+    pkg = find_spec("clingo")  # finds the package's directory; imports nothing of it
+    if pkg is None or not pkg.submodule_search_locations:
+        raise ImportError("clingo is not installed")
+    for where in pkg.submodule_search_locations:
+        for suffix in EXTENSION_SUFFIXES:
+            path = os.path.join(where, "_clingo" + suffix)
+            if os.path.isfile(path):
+                loader = ExtensionFileLoader(_MODULE, path)
+                spec = spec_from_file_location(_MODULE, path, loader=loader)
+                if spec is None:
+                    continue
+                flags = sys.getdlopenflags()
+                sys.setdlopenflags(os.RTLD_LAZY | os.RTLD_GLOBAL)  # as the package does
+                try:
+                    mod = module_from_spec(spec)
+                    loader.exec_module(mod)
+                finally:
+                    sys.setdlopenflags(flags)
+                sys.modules[_MODULE] = mod
+                return mod
+    raise ImportError("clingo's compiled module was not found")
+
+
+def _check(ok: bool) -> None:
+    if not ok:
+        ffi, lib = api()
+        msg = ffi.string(lib.clingo_error_message()).decode(errors="replace")
+        if lib.clingo_error_code() == lib.clingo_error_bad_alloc:
+            raise MemoryError(msg)
+        raise RuntimeError(msg)
+
+
+class Control:
+    """A clingo control object for one single-shot run: ``add`` program text to the
+    ``base`` part, ``ground`` it, then ``shown_atoms`` of its model. Use as a context
+    manager (the object is freed on exit)."""
+
+    def __init__(self, arguments: list[str]):
+        ffi, lib = api()
+        self.messages: list[str] = []
+        self._logger = ffi.callback("clingo_logger_t", self._log)  # kept alive with self
+        c_args = [ffi.new("char[]", a.encode()) for a in arguments]
+        ctl = ffi.new("clingo_control_t**")
+        _check(lib.clingo_control_new(ffi.new("char*[]", c_args), len(c_args), self._logger,
+                                      ffi.NULL, 20, ctl))
+        self._ctl = ctl[0]
+
+    def _log(self, _code: int, message: Any, _data: Any) -> None:
+        self.messages.append(api()[0].string(message).decode(errors="replace"))
+
+    def __enter__(self) -> Control:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._ctl is not None:
+            api()[1].clingo_control_free(self._ctl)
+            self._ctl = None
+
+    def add(self, text: str) -> None:
+        ffi, lib = api()
+        _check(lib.clingo_control_add(self._ctl, b"base", ffi.NULL, 0, text.encode()))
+
+    def ground(self) -> None:
+        ffi, lib = api()
+        name = ffi.new("char[]", b"base")
+        part = ffi.new("clingo_part_t*")
+        part.name, part.params, part.size = name, ffi.NULL, 0
+        _check(lib.clingo_control_ground(self._ctl, part, 1, ffi.NULL, ffi.NULL))
+
+    def shown_atoms(self) -> list[str] | None:
+        """The text of every shown atom of the first model; None if there is no model."""
+        ffi, lib = api()
+        handle = ffi.new("clingo_solve_handle_t**")
+        _check(lib.clingo_control_solve(self._ctl, lib.clingo_solve_mode_yield, ffi.NULL, 0,
+                                        ffi.NULL, ffi.NULL, handle))
+        try:
+            _check(lib.clingo_solve_handle_resume(handle[0]))
+            model = ffi.new("clingo_model_t**")
+            _check(lib.clingo_solve_handle_model(handle[0], model))
+            return None if model[0] == ffi.NULL else _atoms(ffi, lib, model[0])
+        finally:
+            _check(lib.clingo_solve_handle_close(handle[0]))
+
+
+def _atoms(ffi: Any, lib: Any, model: Any) -> list[str]:
+    """The shown atoms of ``model`` as text: one C call per atom into a reused buffer
+    (``str(symbol)`` through the package allocates two buffers and wraps three calls per
+    atom); an atom longer than the buffer (clingo then refuses to write it) is sized
+    first."""
+    show = lib.clingo_show_type_shown
+    size = ffi.new("size_t*")
+    _check(lib.clingo_model_symbols_size(model, show, size))
+    syms = ffi.new("clingo_symbol_t[]", size[0])
+    _check(lib.clingo_model_symbols(model, show, syms, size[0]))
+    to_str, string = lib.clingo_symbol_to_string, ffi.string
+    cap = 4096
+    buf = ffi.new("char[]", cap)
+    parts: list[bytes] = []
+    for sym in syms:
+        if to_str(sym, buf, cap):
+            parts.append(string(buf))
+            continue
+        _check(lib.clingo_symbol_to_string_size(sym, size))
+        big = ffi.new("char[]", size[0])
+        _check(to_str(sym, big, size[0]))
+        parts.append(string(big))
+    # one decode for all: clingo escapes newlines inside strings, so lines are atoms
+    return b"\n".join(parts).decode().split("\n") if parts else []
