@@ -179,6 +179,11 @@ class _Shape(NamedTuple):
     body: list[tuple[str, list]]  # positive atoms outside aggregates: (relation, arguments)
     reads: frozenset[str]  # every relation the rule reads
 
+    def __reduce__(self):
+        """Unpickled by tuple's C constructor, not the generated ``__new__``: the shapes
+        travel in the rules cache and are read by every process (halves their load)."""
+        return tuple.__new__, (_Shape, tuple(self))
+
 
 def _abstract(atom: Atom) -> tuple[str, list]:
     """An atom for :meth:`Translation.relevant`: its relation and, per argument, the

@@ -7,7 +7,9 @@ alloc_tensor ``[dynamic_sizes, copy, size_hint]`` and dealloc
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
+
+from bufferlog.core.records import value_class
 
 from ..attrs import UnitAttr
 from ..ir import Op, Value
@@ -27,7 +29,8 @@ from ._smb import attr_dict, has, kid, kids, segment, segments, typed_use, typed
 # -- helpers for the analysis ----------------------------------------------------------
 
 
-class AllocTensorParts(NamedTuple):
+@value_class
+class AllocTensorParts:
     dynamic_sizes: list[Value]
     copy: Value | None
     size_hint: Value | None
@@ -40,7 +43,8 @@ def alloc_tensor_parts(op: Op) -> AllocTensorParts:
                             hint[0] if hint else None)
 
 
-class DeallocParts(NamedTuple):
+@value_class
+class DeallocParts:
     memrefs: list[Value]
     conditions: list[Value]
     retained: list[Value]

@@ -6,7 +6,9 @@ form (``operandSegmentSizes``, ``static_offsets`` with ``DYNAMIC``, ...)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
+
+from bufferlog.core.records import value_class
 
 from ..attrs import (
     DenseElementsAttr,
@@ -47,7 +49,8 @@ from ._smb import (
 # -- helpers for the analysis ----------------------------------------------------------
 
 
-class SubviewParams(NamedTuple):
+@value_class
+class SubviewParams:
     source: Value
     offsets: list[int | Value]
     sizes: list[int | Value]

@@ -13,7 +13,9 @@ region when absent; scf.while regions ``[before, after]``; scf.forall operands
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
+
+from bufferlog.core.records import value_class
 
 from ..attrs import DenseArrayAttr, UnitAttr
 from ..ir import Block, Op, Region, Value
@@ -45,7 +47,8 @@ from ._smb import (
 # -- helpers for the analysis ----------------------------------------------------------
 
 
-class ForParts(NamedTuple):
+@value_class
+class ForParts:
     lb: Value
     ub: Value
     step: Value
@@ -63,7 +66,8 @@ def for_parts(op: Op) -> ForParts:
     return ForParts(lb, ub, step, inits, body, body.args[0], list(body.args[1:]))
 
 
-class IfParts(NamedTuple):
+@value_class
+class IfParts:
     cond: Value
     then_block: Block
     else_block: Block | None
@@ -76,7 +80,8 @@ def if_parts(op: Op) -> IfParts:
     return IfParts(op.operands[0], then_r.entry, else_r.entry if else_r.blocks else None)
 
 
-class WhileParts(NamedTuple):
+@value_class
+class WhileParts:
     inits: list[Value]
     before: Block
     after: Block
@@ -89,7 +94,8 @@ def while_parts(op: Op) -> WhileParts:
     return WhileParts(list(op.operands), before, after, before.ops[-1])
 
 
-class ForallParts(NamedTuple):
+@value_class
+class ForallParts:
     lbs: list[int | Value]
     ubs: list[int | Value]
     steps: list[int | Value]
