@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -75,7 +76,8 @@ class Program:
 
         Loaded programs are memoised per process (a batch loads the same rules for every
         file): a cached program is reused while none of its files nor the overlay's file
-        list changed (by content). Programs are treated as immutable once loaded."""
+        list changed (by their times, or content when just changed: ``_stamp``). Programs are
+        treated as immutable once loaded."""
         mains = [Path(sources)] if isinstance(sources, str | Path) else [Path(s) for s in sources]
         overlay = Path(rules_dir) if rules_dir is not None else None
         if overlay is not None and not overlay.is_dir():
@@ -237,12 +239,26 @@ def _disk_save(key: tuple, hit: tuple[tuple, Program]) -> None:
 _LOADED: dict[tuple, tuple[tuple, Program]] = {}
 
 
+#: a file changed this recently may be changed again without its times changing
+RACY_SECONDS = 2.0
+
+
 def _stamp(files: list[Path], overlay: Path | None) -> tuple:
-    """What must be unchanged for a memoised program to be reused."""
-    out = []
+    """What must be unchanged for a memoised program to be reused. Per file, its size,
+    modification and change times and inode, as git's index keeps them: no read and no
+    hash for the ~27 files of every program load. A file changed in the last
+    ``RACY_SECONDS`` is "racy" (a second write could leave its times as they are) and is
+    stamped by its content instead. The change time cannot be set back, so a file
+    rewritten with its old size and modification time (``cp -p``) still differs."""
+    out: list[tuple] = []
+    now = time.time()
     for f in files:
         try:
-            out.append((str(f), sha1(f.read_bytes()).digest()))
+            st = f.stat()
+            if now - max(st.st_mtime, st.st_ctime) < RACY_SECONDS:
+                out.append((str(f), sha1(f.read_bytes()).digest()))
+            else:
+                out.append((str(f), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
         except OSError:
             return ("missing", str(f))
     if overlay is not None:

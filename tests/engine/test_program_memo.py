@@ -76,3 +76,35 @@ def test_checked_programs_are_kept_across_processes_and_edits_are_seen(tmp_path)
     assert _in_new_process(tmp_path, main, cache) == "[(1,), (2,)]"  # from the cache
     main.write_text(MAIN.replace("p(x) :- e(x).", "p(x) :- e(x), x > 1."))
     assert _in_new_process(tmp_path, main, cache) == "[(2,)]"
+
+
+def test_settled_files_are_stamped_by_their_times_and_changes_still_seen(tmp_path, monkeypatch):
+    """Past the racy window a file is not read again to check it: its size, times and inode
+    stand for it. A rewrite that keeps size and modification time (cp -p, os.utime) still
+    changes the change time, so it is seen."""
+    import os
+
+    from bufferlog.engine import program
+
+    main = tmp_path / "main.dl"
+    main.write_text(MAIN)
+    monkeypatch.setattr(program, "RACY_SECONDS", -1.0)  # every file settled
+    a = Program.load(main)
+    reads = []
+    real = type(main).read_bytes
+    monkeypatch.setattr(type(main), "read_bytes", lambda p: reads.append(p) or real(p))
+    assert Program.load(main) is a and not reads  # stat only
+    before = main.stat()
+    main.write_text(MAIN.replace("p(x) :- e(x).", "p(2) :- e(x)."))  # same size
+    os.utime(main, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert main.stat().st_size == before.st_size
+    assert _p(Program.load(main)) == {(2,)}
+
+
+def test_a_just_changed_file_is_stamped_by_content(tmp_path):
+    from bufferlog.engine import program
+
+    main = tmp_path / "main.dl"
+    main.write_text(MAIN)
+    (stamp,) = program._stamp([main], None)
+    assert len(stamp) == 2 and isinstance(stamp[1], bytes)  # (path, SHA-1)
