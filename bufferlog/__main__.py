@@ -1,7 +1,5 @@
 """``python -m bufferlog``: the command line."""
 
-import sys
+from bufferlog.cli import entry
 
-from bufferlog.cli import main
-
-sys.exit(main())
+entry()

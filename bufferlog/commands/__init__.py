@@ -110,6 +110,8 @@ def run_on_input(args: argparse.Namespace, work: Callable[[str, str], str]) -> i
     if not getattr(args, "split_input_file", False):
         write_output(args.output, work(text, name))
         return 0
+    import gc
+
     outputs: list[str | None] = []
     for chunk in split_input(text):
         try:
@@ -117,5 +119,6 @@ def run_on_input(args: argparse.Namespace, work: Callable[[str, str], str]) -> i
         except UserError as e:
             report(e)
             outputs.append(None)
+        gc.collect()  # the chunk's IR is cyclic garbage now (bufferlog.cli.main: collector off)
     write_output(args.output, join_outputs(outputs))
     return 1 if None in outputs else 0
