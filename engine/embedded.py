@@ -108,20 +108,23 @@ class Translation:
                 dom[rel] = list(_column_values(rows))  # a copy: rules may add to it
         fires = [False] * len(self.shape)
         for group, recursive in self.order:
-            changed = True
-            while changed:
-                changed = False
-                for i in group:
+            todo = group
+            while todo:
+                grown: set[str] = set()
+                for i in todo:
                     rule = self.shape[i]
                     got = _fire(rule.body, dom)
                     if got is None:
                         continue
                     fires[i] = True
-                    changed |= _widen(dom, rule.head, [
-                        got.get(a, _ANY) if type(a) is str else
-                        (frozenset((a[1],)) if a is not None else _ANY) for a in rule.args])
-                if not recursive:
+                    if _widen(dom, rule.head, [
+                            got.get(a, _ANY) if type(a) is str else
+                            (frozenset((a[1],)) if a is not None else _ANY) for a in rule.args]):
+                        grown.add(rule.head)
+                if not recursive or not grown:
                     break
+                # again only the rules that read a relation that grew (semi-naive)
+                todo = [i for i in group if any(rel in grown for rel, _ in self.shape[i].body)]
         needed = set(wanted)
         can_fire = [i for i in range(len(self.shape)) if fires[i]]
         grew = True
