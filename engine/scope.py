@@ -13,8 +13,6 @@ rules resolve through the callees' summaries.
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import groupby
-from operator import itemgetter
 
 from bufferlog.frontend.schema import load_schema
 
@@ -65,10 +63,9 @@ class FactScope:
                 self.module[rel] = rs
                 continue
             groups: dict[int | None, list] = defaultdict(list)
-            # rows come in walk order: long runs of one function's rows
-            owners = map(of[kind].get, map(itemgetter(0), rs))
-            for f, run in groupby(zip(owners, rs, strict=True), key=itemgetter(0)):
-                groups[f].extend(map(itemgetter(1), run))
+            owner = of[kind].get
+            for row in rs:
+                groups[owner(row[0])].append(row)
             self.by_func[rel] = groups
 
     def facts(self, funcs) -> dict[str, list]:
