@@ -32,6 +32,9 @@ def problems(view, rel: dict[str, set]) -> list[str]:
     for wo, wi, d in sorted(rel["parallel_conflict"]):
         out.append(f"parallel race: {_use(view, wo, wi)} writes {_value(view, d)} defined "
                    "outside its parallel region, and the buffer is read")
+    for o, what in sorted(rel["scoped_call_differs"]):
+        out.append(f"call summary differs: the run scoped to the caller derived another "
+                   f"{what} for '{view.name.get(o, '?')}' at {view.loc_text(o)}")
     return out
 
 

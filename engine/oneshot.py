@@ -33,7 +33,13 @@ LAYER_RELATIONS = ("raw", "parallel_write", "carried_alias", "call_shared", "cal
                    "use_read", "use_read_via_alias", "value_read", "arg_read_here")
 #: what the certificate run reads: the certificate and the summaries mlir-opt prints
 FINAL_RELATIONS = ("forced_violated", "alias_split", "conflict", "nonwritable_written",
-                   "parallel_conflict", "func_access", "return_equiv_arg")
+                   "parallel_conflict", "scoped_call_differs", "func_access", "return_equiv_arg")
+#: the runs for the layers after the first hold only their functions' facts and, of their
+#: decided callees, what the summaries read (engine/scope.py, decisions.callee_facts):
+#: with the shipped rules, whose semantics of a function depend only on its body and its
+#: callees' summaries (a --rules overlay may look across functions: it runs unscoped);
+#: False: every run holds the whole module (tests compare both)
+SCOPED = True
 
 
 class Analysis(ProgramView):
@@ -112,21 +118,62 @@ class Session:
         #: the read summaries of the functions analysed so far (a run uses its callees'
         #: summaries and derives its own functions', never both: no recursion through calls)
         self.summaries: dict[str, set] = {"callee_read": set(), "callee_summarized": set()}
+        #: the call semantics the scoped runs derived, which the certificate run checks
+        self.scoped: dict[str, set] = {"scoped_call": set(), "scoped_call_write": set(),
+                                       "scoped_call_alias": set(), "scoped_call_shared": set()}
+        self.scope = None  # the facts by function (engine/scope.py), for scoped runs
+        self.callees: dict[int, dict] = {}  # decided function op -> decisions.callee_rows
 
     def run(self, check: list[int], decided: list[int], g: Greedy | None,
-            relations=None) -> dict[str, set]:
+            relations=None, scoped: bool = False) -> dict[str, set]:
+        """A run checking functions ``check`` with ``decided`` decided; ``scoped``: on their
+        facts only, with what their decided callees' summaries read."""
         from .decisions import decision_facts
         from .facts_io import Validated
         from .run import run
 
-        facts = dict(self.rows)
-        # made here from the decisions and from earlier runs' results: distinct tuples of
-        # ids, so passed as validated (checking them cost ~0.1 s a run at 10,000 ops)
-        facts.update({k: Validated(v) for k, v in decision_facts(g, check, decided).items()})
-        for made in (self.oracle, self.given, self.summaries):
-            facts.update({k: Validated(sorted(v)) for k, v in made.items()})
-        return run(self.prog, facts, engine=self.engine,
-                   relations=relations or outputs(RULES_FILE)).relations
+        if scoped:
+            facts, calls = self.scoped_facts(check, decided, g)
+        else:
+            facts = dict(self.rows)
+            # made here from the decisions and from earlier runs' results: distinct tuples
+            # of ids, so passed as validated (checking them cost ~0.1 s a run at 10,000 ops)
+            facts.update({k: Validated(v) for k, v in decision_facts(g, check, decided).items()})
+        made = (self.oracle, self.summaries) if scoped else (self.oracle, self.given,
+                                                               self.summaries, self.scoped)
+        for m in made:
+            facts.update({k: Validated(sorted(v)) for k, v in m.items()})
+        rel = run(self.prog, facts, engine=self.engine,
+                  relations=relations or outputs(RULES_FILE)).relations
+        if scoped:
+            self.scoped["scoped_call"] |= {(o,) for o, _ in calls}
+            for r in ("call_write", "call_alias", "call_shared"):
+                self.scoped["scoped_" + r] |= rel[r]
+        return rel
+
+    def scoped_facts(self, check: list[int], decided: list[int], g: Greedy
+                     ) -> tuple[dict, list[tuple]]:
+        """The facts of functions ``check`` and of the module, the decision facts of a run
+        checking them, and the calls among those facts."""
+        from .decisions import callee_facts, callee_rows
+        from .facts_io import Validated
+        from .scope import FactScope
+
+        if self.scope is None:
+            self.scope = FactScope(self.rows)
+        facts = {k: v if type(v) is Validated else Validated(v)
+                 for k, v in self.scope.facts(check).items()}
+        view, done = g.view, set(decided)
+        callees = {}
+        for _, sym in facts["call"]:
+            f, decl = view.funcs.get(sym, (None, 1))
+            if f in done and not decl:
+                if f not in self.callees:  # its decisions and semantics are final
+                    self.callees[f] = callee_rows(g, f)
+                callees[f] = self.callees[f]
+        made = callee_facts(g, check, decided, callees)
+        facts.update({k: Validated(v) for k, v in made.items()})
+        return facts, facts["call"]
 
     def keep(self, rel: dict[str, set], syms: set[str]) -> None:
         """Keep a layer's triples for the certificate run, and the read summaries of its
@@ -163,23 +210,28 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
     g: Greedy | None = None
     decided: list[int] = []
     for layer in layers or [[]]:
+        # the first run derives every function's semantics (the view); a later one, only
+        # its layer's (scoped), which call semantics its callees' summaries now give
         wanted = None if view is None else LAYER_RELATIONS
+        scoped = SCOPED and view is not None and rules_dir is None and program is None
+        scope = set(layer) if scoped else None
         with phase("rules"):
-            rel = session.run(layer, decided, g, relations=wanted)
+            rel = session.run(layer, decided, g, relations=wanted, scoped=scoped)
         if view is None:
             view = Analysis(facts.rows, rel)
             for o, why in sorted(rel["unsupported_op"]):
                 raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
             g = Greedy(view, options.analysis_heuristic, options.copy_before_write)
         else:
-            view.update_calls(rel)
+            view.update_calls(rel, scope)
         for _ in range(ORACLE_ROUNDS):  # new exemptions expose the next reads' triples
             with phase("z3 oracle"):
                 new = _oracle_round(session, view, layer, z3_slices)
             if not new:
                 break
             with phase("rules"):
-                view.update_calls(session.run(layer, decided, g, relations=LAYER_RELATIONS))
+                view.update_calls(session.run(layer, decided, g, relations=LAYER_RELATIONS,
+                                              scoped=scoped), scope)
         for o, why in sorted(view.rel["unsupported_op"]):  # mlir-opt rejects these too
             raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
         session.keep(view.rel, {view.func_sym[f] for f in layer})

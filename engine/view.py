@@ -11,6 +11,14 @@ from __future__ import annotations
 from collections import defaultdict
 
 DYNAMIC_BYTES = 4096  # weight of a copy of a tensor whose size is not static
+#: a later layer's relations (oneshot.LAYER_RELATIONS), which a run scoped to some
+#: functions derives for those only: what names a tuple's function (its first column: an
+#: op, a value, a function symbol), or None for the run's own triples and parallel writes
+#: (its layer's, which the decision procedure loads)
+SCOPED_KEYS = {"raw": None, "parallel_write": None, "use_read": "op", "use_read_via_alias": "op",
+               "call_write": "op", "call_alias": "op", "call_shared": "op", "slice_differs": "op",
+               "unsupported_op": "op", "not_writable": "value", "value_read": "value",
+               "carried_alias": "value", "arg_read_here": "sym"}
 
 
 class ProgramView:
@@ -52,6 +60,7 @@ class ProgramView:
             self.slices[o][(kind, d)] = ("v", v)
         self.loc = {o: (f, ln, c) for o, f, ln, c in rows["op_loc"]}
         self._children: dict[int, list[int]] | None = None
+        self._op_func: dict[int, int | None] | None = None
         self.refresh(rel)
 
     def refresh(self, rel: dict[str, set]) -> None:
@@ -93,22 +102,45 @@ class ProgramView:
         self.whole_insert = {o for o, _, _ in rel["subset_insert_whole"]}
         self.subset_insert.update({o: (s, d) for o, s, d in rel["subset_insert_whole"]})
 
-    def update_calls(self, rel: dict[str, set]) -> None:
+    def update_calls(self, rel: dict[str, set], scope: set[int] | None = None) -> None:
         """Take a later layer's run (``oneshot.LAYER_RELATIONS``): its triples and guards,
-        and the semantics its callees' summaries give to call operands."""
+        and the semantics its callees' summaries give to call operands. A run scoped to the
+        function ops ``scope`` (engine/scope.py) derived nothing of the other functions:
+        their tuples stay as earlier runs derived them."""
         merged = dict(self.rel)
-        merged.update(rel)
+        for name, rows in rel.items():
+            if scope is not None and name not in SCOPED_KEYS:
+                from bufferlog.core import InternalError
+
+                raise InternalError(f"relation '{name}' of a scoped run has no owner (SCOPED_KEYS)")
+            key = None if scope is None else SCOPED_KEYS[name]
+            if key is None:
+                merged[name] = rows
+            else:
+                func = self._owner_func(key)
+                merged[name] = {t for t in self.rel[name] if func(t[0]) not in scope} | set(rows)
         self.rel = merged
         for o, i, v, k in sorted(rel["call_alias"]):
             if (v, k) not in self.aliases[(o, i)]:
                 self.aliases[(o, i)].append((v, k))
                 self.rev_alias[v].append(((o, i), k))
         self.writes |= set(rel["call_write"])
-        self.not_writable = {t[0] for t in rel["not_writable"]}
+        self.not_writable = {t[0] for t in merged["not_writable"]}
         # reads through calls of this layer's callees (conservative in earlier runs)
-        self.reads = set(rel["use_read"])
-        self.read_via_alias = set(rel["use_read_via_alias"])
-        self.value_read = {t[0] for t in rel["value_read"]}
+        self.reads = set(merged["use_read"])
+        self.read_via_alias = set(merged["use_read_via_alias"])
+        self.value_read = {t[0] for t in merged["value_read"]}
+
+    def _owner_func(self, key: str):
+        """Function op of a tuple's first column, which is an op, a value or a symbol."""
+        if key == "sym":
+            return lambda s: self.funcs[s][0] if s in self.funcs else None
+        if self._op_func is None:
+            self._op_func = {o: self.enclosing_func(o) for o in self.name}
+        of = self._op_func
+        if key == "op":
+            return of.get
+        return lambda v: of.get(self.owner(v))
 
     # ------------------------------------------------------------------ structure
     def enclosing_func(self, o: int) -> int | None:
