@@ -59,10 +59,10 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The command line's parser. Only the command ``argv`` runs gets its full sub-parser
-    (its module imported, its options added); the others are their name and help, which
-    is all ``bufferlog --help`` and an unknown command's error show. With no command in
-    ``argv`` (or ``argv`` None), every sub-parser is built."""
+    """The command line's parser. When ``argv`` names a command, only that command's
+    sub-parser is built (its module imported, its options added): the others would only
+    serve ``bufferlog --help`` and an unknown command's error. Otherwise (no command, an
+    unknown one, ``argv`` None) every sub-parser is built."""
     ap = ArgumentParser(
         prog="bufferlog",
         description="MLIR bufferization as declarative rules (Datalog + Z3).",
@@ -72,11 +72,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub.required = True
     chosen = next((a for a in argv or () if not a.startswith("-")), None)
     full = chosen not in commands.COMMANDS
-    for name, help_ in commands.COMMANDS.items():
+    for name in commands.COMMANDS:
         if full or name == chosen:
             importlib.import_module(f"{commands.__name__}.{name}").register(sub)
-        else:
-            sub.add_parser(name, help=help_)
     return ap
 
 

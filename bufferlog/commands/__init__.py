@@ -16,8 +16,8 @@ from bufferlog.core import UserError
 from bufferlog.core.source import STDIN, decode, join_outputs, render, split_input
 
 #: The commands, as ``bufferlog --help`` lists them: each is the module of that name here,
-#: and its one-line help. ``bufferlog.cli`` builds the full sub-parser of the command being
-#: run only (the others are names and this help).
+#: and its one-line help. ``bufferlog.cli`` builds only the sub-parser of the command being
+#: run.
 COMMANDS: dict[str, str] = {
     "analyze": "in-place analysis (annotated tensor IR, mlir-opt style)",
     "batch": "analyse many files in parallel and write a JSON/CSV/HTML report",
