@@ -79,9 +79,11 @@ def _check(ok: bool) -> None:
 
 
 class Control:
-    """A clingo control object for one single-shot run: ``add`` program text to the
-    ``base`` part, ``ground`` it, then ``shown_atoms`` of its model. Use as a context
-    manager (the object is freed on exit)."""
+    """A clingo control object: ``add`` program text to a part (``base`` unless named),
+    ``ground`` a part, then ``shown_atoms`` of the model. Grounding parts one after the
+    other is clingo's multi-shot solving: a part may use the atoms of the parts grounded
+    before it (engine/multishot.py). Use as a context manager (the object is freed on
+    exit)."""
 
     def __init__(self, arguments: list[str]):
         ffi, lib = api()
@@ -104,16 +106,16 @@ class Control:
             api()[1].clingo_control_free(self._ctl)
             self._ctl = None
 
-    def add(self, text: str) -> None:
+    def add(self, text: str, part: str = "base") -> None:
         ffi, lib = api()
-        _check(lib.clingo_control_add(self._ctl, b"base", ffi.NULL, 0, text.encode()))
+        _check(lib.clingo_control_add(self._ctl, part.encode(), ffi.NULL, 0, text.encode()))
 
-    def ground(self) -> None:
+    def ground(self, part: str = "base") -> None:
         ffi, lib = api()
-        name = ffi.new("char[]", b"base")
-        part = ffi.new("clingo_part_t*")
-        part.name, part.params, part.size = name, ffi.NULL, 0
-        _check(lib.clingo_control_ground(self._ctl, part, 1, ffi.NULL, ffi.NULL))
+        name = ffi.new("char[]", part.encode())
+        c_part = ffi.new("clingo_part_t*")
+        c_part.name, c_part.params, c_part.size = name, ffi.NULL, 0
+        _check(lib.clingo_control_ground(self._ctl, c_part, 1, ffi.NULL, ffi.NULL))
 
     def shown_atoms(self) -> list[str] | None:
         """The text of every shown atom of the first model; None if there is no model."""
@@ -130,6 +132,34 @@ class Control:
             _check(lib.clingo_solve_handle_close(handle[0]))
 
 
+    def facts_of(self, name: str, arity: int) -> list[str] | None:
+        """The text of every atom of predicate ``name``/``arity`` in the ground program,
+        without solving; None if one is not a fact (then only solving decides it). After
+        grounding a stratified program every atom is a fact."""
+        ffi, lib = api()
+        atoms = ffi.new("clingo_symbolic_atoms_t**")
+        _check(lib.clingo_control_symbolic_atoms(self._ctl, atoms))
+        atoms = atoms[0]
+        sig = ffi.new("clingo_signature_t*")
+        _check(lib.clingo_signature_create(name.encode(), arity, True, sig))
+        it, end = ffi.new("clingo_symbolic_atom_iterator_t*"), ffi.new("clingo_symbolic_atom_iterator_t*")
+        _check(lib.clingo_symbolic_atoms_begin(atoms, sig, it))
+        _check(lib.clingo_symbolic_atoms_end(atoms, end))
+        flag, sym = ffi.new("bool*"), ffi.new("clingo_symbol_t*")
+        out: list[Any] = []
+        while True:
+            _check(lib.clingo_symbolic_atoms_iterator_is_equal_to(atoms, it[0], end[0], flag))
+            if flag[0]:
+                break
+            _check(lib.clingo_symbolic_atoms_is_fact(atoms, it[0], flag))
+            if not flag[0]:
+                return None
+            _check(lib.clingo_symbolic_atoms_symbol(atoms, it[0], sym))
+            out.append(sym[0])
+            _check(lib.clingo_symbolic_atoms_next(atoms, it[0], it))
+        return _texts(ffi, lib, out)
+
+
 def _atoms(ffi: Any, lib: Any, model: Any) -> list[str]:
     """The shown atoms of ``model`` as text: one C call per atom into a reused buffer
     (``str(symbol)`` through the package allocates two buffers and wraps three calls per
@@ -140,6 +170,12 @@ def _atoms(ffi: Any, lib: Any, model: Any) -> list[str]:
     _check(lib.clingo_model_symbols_size(model, show, size))
     syms = ffi.new("clingo_symbol_t[]", size[0])
     _check(lib.clingo_model_symbols(model, show, syms, size[0]))
+    return _texts(ffi, lib, syms)
+
+
+def _texts(ffi: Any, lib: Any, syms: Any) -> list[str]:
+    """The text of each symbol of ``syms``."""
+    size = ffi.new("size_t*")
     to_str, string = lib.clingo_symbol_to_string, ffi.string
     cap = 4096
     buf = ffi.new("char[]", cap)

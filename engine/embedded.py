@@ -70,7 +70,12 @@ class Translation:
         self.prog = prog
         self.pred = {rel: "r_" + _mangle(rel) for rel in prog.decls}
         self.rel_of = {p: r for r, p in self.pred.items()}
-        self.lines = [_RuleTranslator(self, r).text() for r in prog.rules]  # line k: rule k
+        self.lines = [rule_text(r, self.pred) for r in prog.rules]  # line k: rule k
+        #: line k with each relation's name marked (\x01name\x02), for :meth:`line` (None
+        #: if a rule's text holds a marker character: lines are translated anew)
+        marked = {rel: "\x01" + rel + "\x02" for rel in prog.decls}
+        self.templates = (None if any("\x01" in r.text or "\x02" in r.text for r in prog.rules)
+                          else [rule_text(r, marked) for r in prog.rules])
         from .check import _body_atoms
 
         #: per rule, what :meth:`relevant` needs of it
@@ -83,31 +88,73 @@ class Translation:
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
 
-    def relevant(self, facts: Facts, wanted: frozenset[str]
-                 ) -> tuple[str, list[int], frozenset[str]]:
+    def line(self, i: int, pred: dict[str, str]) -> str:
+        """Rule ``i``'s text with relation ``R`` named ``pred[R]``."""
+        if self.templates is None:
+            return rule_text(self.prog.rules[i], pred)
+        return _MARKED.sub(lambda m: pred[m.group(1)], self.templates[i])
+
+    def relevant(self, facts: Facts, wanted: frozenset[str], open_rels: Iterable[str] = (),
+                 settled: Reach | None = None) -> tuple[str, list[int], frozenset[str]]:
         """The rules that can matter: clingo grounds every rule it is given, and a rule's
         cost is mostly paid even when its body never holds (60-90 µs a rule; some 30 ms
         for the analysis's rules on a small module, of which a third fire).
 
-        Which rules can fire is over-approximated on column values: each relation keeps,
-        per column, the set of values it may hold (None: any; a set over ``_CAP`` values
-        becomes None). Facts give the input relations' sets. A rule can fire when each
-        atom of its body (positive, outside aggregates: a ``count`` of nothing is 0) is of
-        a relation that may hold tuples, each constant argument is in its column's set,
-        and each variable's columns have a value in common; its head's columns then get
-        its constants and its variables' common values. Rules are taken callee-relation
-        first, a recursive group until nothing changes. A rule kept must also have its
-        head asked for (``wanted``) or read by a kept rule. The rules left out never
-        fire, or reach no asked-for relation: no asked-for tuple changes.
+        Which rules can fire is over-approximated on column values (:meth:`reach`). A
+        rule kept must also have its head asked for (``wanted``) or read by a kept rule.
+        The rules left out never fire, or reach no asked-for relation: no asked-for tuple
+        changes.
 
         Returns the text, the kept rules' indices (line k of the text is rule
         ``kept[k-1]``) and the relations whose facts the kept rules read."""
+        return self.keep(self.reach(facts, open_rels, settled).fires, wanted)
+
+    def keep(self, fires: list[bool], wanted: frozenset[str]
+             ) -> tuple[str, list[int], frozenset[str]]:
+        """:meth:`relevant` for rules that can fire as ``fires`` says."""
+        needed = set(wanted)
+        can_fire = [i for i in range(len(self.shape)) if fires[i]]
+        grew = True
+        while grew:
+            grew = False
+            for i in can_fire:
+                rule = self.shape[i]
+                if rule.head in needed and not rule.reads <= needed:
+                    needed |= rule.reads
+                    grew = True
+        kept = [i for i in can_fire if self.shape[i].head in needed]
+        return "".join(self.lines[i] + "\n" for i in kept), kept, frozenset(needed)
+
+    def reach(self, facts: Facts, open_rels: Iterable[str] = (), settled: Reach | None = None
+              ) -> Reach:
+        """Which rules can fire, and the values each relation's columns may then hold.
+
+        Each relation keeps, per column, the set of values it may hold (None: any; a set
+        over ``_CAP`` values becomes None). Facts give the input relations' sets;
+        ``open_rels`` are input relations that may hold anything, whatever ``facts`` say.
+        A rule can fire when each atom of its body (positive, outside aggregates: a
+        ``count`` of nothing is 0) is of a relation that may hold tuples, each constant
+        argument is in its column's set, and each variable's columns have a value in
+        common; its head's columns then get its constants and its variables' common
+        values. Rules are taken callee-relation first, a recursive group until nothing
+        changes. ``settled``: an earlier answer for derived relations ``settled.rels``
+        whose rules read, at any depth, only facts this call has too: their rules are
+        not taken again (engine/multishot.py)."""
         dom: dict[str, list] = {}
+        fires = [False] * len(self.shape)
+        skip: frozenset[str] = frozenset()
+        if settled is not None:
+            dom = {rel: list(cols) for rel, cols in settled.dom.items()}
+            fires = list(settled.fires)
+            skip = settled.rels
         for rel, rows in facts.items():
             if rows and rel in self.pred:
                 dom[rel] = list(_column_values(rows))  # a copy: rules may add to it
-        fires = [False] * len(self.shape)
+        for rel in open_rels:
+            dom[rel] = [_ANY] * len(self.prog.decls[rel].attrs)
         for group, recursive in self.order:
+            if self.shape[group[0]].head in skip:
+                continue
             todo = group
             while todo:
                 grown: set[str] = set()
@@ -125,31 +172,30 @@ class Translation:
                     break
                 # again only the rules that read a relation that grew (semi-naive)
                 todo = [i for i in group if any(rel in grown for rel, _ in self.shape[i].body)]
-        needed = set(wanted)
-        can_fire = [i for i in range(len(self.shape)) if fires[i]]
-        grew = True
-        while grew:
-            grew = False
-            for i in can_fire:
-                rule = self.shape[i]
-                if rule.head in needed and not rule.reads <= needed:
-                    needed |= rule.reads
-                    grew = True
-        kept = [i for i in can_fire if self.shape[i].head in needed]
-        return "".join(self.lines[i] + "\n" for i in kept), kept, frozenset(needed)
+        return Reach(dom, fires, skip)
 
-    def fact_text(self, facts: Facts) -> str:
+    def settle(self, reach: Reach, rels: frozenset[str]) -> Reach:
+        """``reach`` kept for the derived relations ``rels`` only: the ``settled`` of
+        later calls whose facts differ only in relations that ``rels`` do not read."""
+        return Reach({r: c for r, c in reach.dom.items() if r in rels},
+                     [f and self.shape[i].head in rels for i, f in enumerate(reach.fires)],
+                     rels)
+
+    def fact_text(self, facts: Facts, pred: dict[str, str] | None = None) -> str:
         """Validated facts as clingo facts, one ``%``-template per relation (the text is
         what clingo takes fastest: its backend API needs a Python call per symbol, about
-        twice as slow on a 115,000-fact program)."""
+        twice as slow on a 115,000-fact program). ``pred``: other predicate names than
+        the translation's (the text is then not kept with the rows)."""
+        keep = pred is None
+        pred = self.pred if pred is None else pred
         parts: list[str] = []
         for rel, rows in facts.items():
             if not rows:
                 continue
-            if type(rows) is Validated and rows.engine_text is not None:
+            if keep and type(rows) is Validated and rows.engine_text is not None:
                 parts.append(rows.engine_text)
                 continue
-            p = self.pred[rel]
+            p = pred[rel]
             types = self.prog.column_types(rel)
             if not types:
                 parts.append(f"{p}.\n")
@@ -163,12 +209,23 @@ class Translation:
                         cols[j] = tuple(map(quoted.__getitem__, cols[j]))
                 rows = list(zip(*cols, strict=True))
             text = "".join([line % row for row in rows])
-            if type(facts[rel]) is Validated:  # the same rows come again in a session's next run
+            if keep and type(facts[rel]) is Validated:  # the same rows come again in a session's next run
                 facts[rel].engine_text = text
             parts.append(text)
         return "".join(parts)
 
 
+class Reach(NamedTuple):
+    """What :meth:`Translation.reach` found: per relation the values its columns may hold
+    (``dom``), per rule whether it can fire (``fires``), and which relations it took as
+    settled (``rels``)."""
+
+    dom: dict[str, list]
+    fires: list[bool]
+    rels: frozenset[str]
+
+
+_MARKED = compile_regex("\x01([^\x02]*)\x02")
 _CAP = 64  #: a column with more values than this may hold any value
 _ANY = None  #: a column that may hold any value
 
@@ -324,9 +381,14 @@ def _widen(dom: dict[str, list], rel: str, cols: list) -> bool:
     return grew
 
 
+def rule_text(rule: Rule, pred: dict[str, str]) -> str:
+    """Clingo text of ``rule``, relation ``R`` named ``pred[R]``."""
+    return _RuleTranslator(pred, rule).text()
+
+
 class _RuleTranslator:
-    def __init__(self, tr: Translation, rule: Rule):
-        self.tr = tr
+    def __init__(self, pred: dict[str, str], rule: Rule):
+        self.pred = pred
         self.rule = rule
         self.fresh = itertools.count(1)
         self.pre: list[str] = []  # aggregate literals lifted out of terms
@@ -359,7 +421,7 @@ class _RuleTranslator:
         return self.aggregate(t)
 
     def atom(self, a: Atom) -> str:
-        p = self.tr.pred[a.rel]
+        p = self.pred[a.rel]
         return f"{p}({','.join(self.term(t) for t in a.args)})" if a.args else p
 
     def literal(self, lit: Literal) -> str:
@@ -385,7 +447,7 @@ class _RuleTranslator:
                         args.append(w)
                     else:
                         args.append(self.term(t))
-                p = self.tr.pred[lit.rel]
+                p = self.pred[lit.rel]
                 conds.append(f"{p}({','.join(args)})" if args else p)
             else:
                 conds.append(self.literal(lit))

@@ -123,6 +123,24 @@ class Session:
                                        "scoped_call_alias": set(), "scoped_call_shared": set()}
         self.scope = None  # the facts by function (engine/scope.py), for scoped runs
         self.callees: dict[int, dict] = {}  # decided function op -> decisions.callee_rows
+        #: the unscoped runs share one clingo control holding the module's facts
+        #: (engine/multishot.py); with Soufflé each run is a process of its own
+        self.shared = None
+        from .run import resolve_engine
+
+        if resolve_engine(engine) == "embedded":
+            from .decisions import DECISION_RELATIONS
+            from .multishot import SharedRuns
+
+            made = {*DECISION_RELATIONS, *self.oracle, *self.given, *self.summaries, *self.scoped}
+            self.shared = SharedRuns(self.prog, {k: v for k, v in self.rows.items()
+                                                 if k not in made},
+                                     {*outputs(RULES_FILE), *LAYER_RELATIONS, *FINAL_RELATIONS})
+
+    def close(self) -> None:
+        """Free the shared clingo control (its runs are done)."""
+        if self.shared is not None:
+            self.shared.close()
 
     def run(self, check: list[int], decided: list[int], g: Greedy | None,
             relations=None, scoped: bool = False) -> dict[str, set]:
@@ -143,8 +161,8 @@ class Session:
                                                                self.summaries, self.scoped)
         for m in made:
             facts.update({k: Validated(sorted(v)) for k, v in m.items()})
-        rel = run(self.prog, facts, engine=self.engine,
-                  relations=relations or outputs(RULES_FILE)).relations
+        rel = run(self.prog, facts, engine=self.engine, relations=relations or outputs(RULES_FILE),
+                  shared=None if scoped else self.shared).relations
         if scoped:
             self.scoped["scoped_call"] |= {(o,) for o, _ in calls}
             for r in ("call_write", "call_alias", "call_shared"):
@@ -202,61 +220,64 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
         facts = export(module)
     options = options or OneShotOptions()
     session = Session(facts.rows, engine, rules_dir, program, options)
-    if options.bufferize_function_boundaries:
-        layers = call_layers(facts.rows)
-    else:  # calls are unknown ops: no callee summaries, every function at once
-        layers = [sorted(f for f, _, _, decl in facts.rows["func"] if not decl)]
-    view: Analysis | None = None
-    g: Greedy | None = None
-    decided: list[int] = []
-    for layer in layers or [[]]:
-        # the first run derives every function's semantics (the view); a later one, only
-        # its layer's (scoped), which call semantics its callees' summaries now give
-        wanted = None if view is None else LAYER_RELATIONS
-        scoped = SCOPED and view is not None and rules_dir is None and program is None
-        scope = set(layer) if scoped else None
-        with phase("rules"):
-            rel = session.run(layer, decided, g, relations=wanted, scoped=scoped)
-        if view is None:
-            view = Analysis(facts.rows, rel)
-            for o, why in sorted(rel["unsupported_op"]):
-                raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
-            g = Greedy(view, options.analysis_heuristic, options.copy_before_write)
-        else:
-            view.update_calls(rel, scope)
-        for _ in range(ORACLE_ROUNDS):  # new exemptions expose the next reads' triples
-            with phase("z3 oracle"):
-                new = _oracle_round(session, view, layer, z3_slices)
-            if not new:
-                break
+    try:
+        if options.bufferize_function_boundaries:
+            layers = call_layers(facts.rows)
+        else:  # calls are unknown ops: no callee summaries, every function at once
+            layers = [sorted(f for f, _, _, decl in facts.rows["func"] if not decl)]
+        view: Analysis | None = None
+        g: Greedy | None = None
+        decided: list[int] = []
+        for layer in layers or [[]]:
+            # the first run derives every function's semantics (the view); a later one, only
+            # its layer's (scoped), which call semantics its callees' summaries now give
+            wanted = None if view is None else LAYER_RELATIONS
+            scoped = SCOPED and view is not None and rules_dir is None and program is None
+            scope = set(layer) if scoped else None
             with phase("rules"):
-                view.update_calls(session.run(layer, decided, g, relations=LAYER_RELATIONS,
-                                              scoped=scoped), scope)
-        for o, why in sorted(view.rel["unsupported_op"]):  # mlir-opt rejects these too
-            raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
-        session.keep(view.rel, {view.func_sym[f] for f in layer})
-        with phase("decisions"):
-            g.load(layer)
-            if fixed is not None:
-                for f in layer:
-                    g.decide(f, fixed=fixed)
-            elif strategy == "optimal":
-                from .optimal import decide_layer
-
-                decide_layer(g, layer)
+                rel = session.run(layer, decided, g, relations=wanted, scoped=scoped)
+            if view is None:
+                view = Analysis(facts.rows, rel)
+                for o, why in sorted(rel["unsupported_op"]):
+                    raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
+                g = Greedy(view, options.analysis_heuristic, options.copy_before_write)
             else:
-                for f in layer:
-                    g.decide(f)
-        decided += layer
-    # the certificate: every function decided, checked against the triples the decisions
-    # used (given, not derived again); the view keeps the last layer's semantics
-    # (complete: a later layer only adds its callers' call semantics)
-    with phase("certificate"):
-        final = session.run([], decided, g, relations=FINAL_RELATIONS)
-        view.greedy, view.final, view.oracle = g, final, session.oracle
-        view.summaries = session.summaries
-        view.z3_slices = z3_slices
-        certify(view, final)
+                view.update_calls(rel, scope)
+            for _ in range(ORACLE_ROUNDS):  # new exemptions expose the next reads' triples
+                with phase("z3 oracle"):
+                    new = _oracle_round(session, view, layer, z3_slices)
+                if not new:
+                    break
+                with phase("rules"):
+                    view.update_calls(session.run(layer, decided, g, relations=LAYER_RELATIONS,
+                                                  scoped=scoped), scope)
+            for o, why in sorted(view.rel["unsupported_op"]):  # mlir-opt rejects these too
+                raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
+            session.keep(view.rel, {view.func_sym[f] for f in layer})
+            with phase("decisions"):
+                g.load(layer)
+                if fixed is not None:
+                    for f in layer:
+                        g.decide(f, fixed=fixed)
+                elif strategy == "optimal":
+                    from .optimal import decide_layer
+
+                    decide_layer(g, layer)
+                else:
+                    for f in layer:
+                        g.decide(f)
+            decided += layer
+        # the certificate: every function decided, checked against the triples the decisions
+        # used (given, not derived again); the view keeps the last layer's semantics
+        # (complete: a later layer only adds its callers' call semantics)
+        with phase("certificate"):
+            final = session.run([], decided, g, relations=FINAL_RELATIONS)
+            view.greedy, view.final, view.oracle = g, final, session.oracle
+            view.summaries = session.summaries
+            view.z3_slices = z3_slices
+            certify(view, final)
+    finally:
+        session.close()
     return facts, view, finish(view, g, final)
 
 

@@ -69,11 +69,13 @@ def load_facts(prog: Program, facts: FactsLike) -> Facts:
 
 def run(program: ProgramLike, facts: FactsLike = None, engine: str = "auto",
         timeout: float | None = None, jobs: int = 1, relations: Iterable[str] | str | None = None,
-        compiled: bool = False) -> Result:
+        compiled: bool = False, shared=None) -> Result:
     """Evaluate ``program`` on ``facts``.
 
     ``relations``: the relations to return; None means the ``.output`` relations, ``"all"``
     every declared relation.  ``compiled`` selects Soufflé's compiled mode (cached binary).
+    ``shared``: the session's :class:`multishot.SharedRuns`, which the embedded engine
+    uses when it runs in this process.
     """
     prog = load_program(program)
     prog.require_valid()
@@ -88,6 +90,8 @@ def run(program: ProgramLike, facts: FactsLike = None, engine: str = "auto",
     start = time.perf_counter()
     if which == "souffle":
         out = souffle.run(prog, fs, rels, timeout=timeout, jobs=jobs, compiled=compiled, name=name)
+    elif shared is not None and timeout is None and shared.prog is prog:
+        out = shared.evaluate(fs, rels)
     else:
         out = embedded.run(prog, fs, rels, timeout=timeout, name=name)
     return Result(Relations(out, name), which, time.perf_counter() - start)

@@ -65,3 +65,18 @@ def test_errors_are_runtime_errors_with_clingos_messages(text, said):
             ctl.add(text)
             ctl.ground()
         assert any(said in m for m in ctl.messages), ctl.messages
+
+
+def test_facts_of_reads_the_ground_program_across_parts():
+    """A later part's atoms without solving; a predicate whose atoms are not all facts
+    (a choice) is left to the model (None)."""
+    with Control(["--warn=none"]) as ctl:
+        ctl.add('e(1). e(2). s("x\\"y").')
+        ctl.ground()
+        ctl.add("f(X+10) :- e(X). g(X) :- f(X), X > 11. { c(X) : e(X) }.", "next")
+        ctl.ground("next")
+        assert sorted(ctl.facts_of("f", 1)) == ["f(11)", "f(12)"]
+        assert ctl.facts_of("g", 1) == ["g(12)"]
+        assert ctl.facts_of("s", 1) == ['s("x\\"y")']
+        assert ctl.facts_of("f", 2) == [] and ctl.facts_of("nothing", 0) == []
+        assert ctl.facts_of("c", 1) is None

@@ -12,6 +12,7 @@ from bufferlog.engine import embedded
 from bufferlog.engine.embedded import _args, _translation
 from bufferlog.engine.facts_io import validated
 from bufferlog.engine.interface import load
+from bufferlog.engine.multishot import SharedRuns
 from bufferlog.engine.oneshot import RULES_FILE
 from bufferlog.engine.options import OneShotOptions
 from bufferlog.engine.program import Program
@@ -137,17 +138,25 @@ def test_rules_that_cannot_fire_are_left_out():
 
 def _captured_runs(text: str, monkeypatch) -> list[tuple]:
     """Every embedded evaluation of a whole `bufferize` of ``text``: analysis layers,
-    certificate and deallocation."""
+    certificate and deallocation, alone or in a session's shared control
+    (engine/multishot.py)."""
     runs: list[tuple] = []
-    real = embedded.evaluate
+    real, real_shared = embedded.evaluate, SharedRuns.evaluate
 
     def spy(prog, facts, relations):
         relations = list(relations)
         got = real(prog, facts, relations)
-        runs.append((prog, facts, relations, got))
+        runs.append((prog, facts, relations, got, False))
+        return got
+
+    def spy_shared(self, facts, relations):
+        relations = list(relations)
+        got = real_shared(self, facts, relations)
+        runs.append((self.prog, facts, relations, got, True))
         return got
 
     monkeypatch.setattr(embedded, "evaluate", spy)
+    monkeypatch.setattr(SharedRuns, "evaluate", spy_shared)
     api.bufferize(api.parse(text, "<test>"), engine="embedded")
     monkeypatch.undo()
     return runs
@@ -168,7 +177,8 @@ def test_every_run_of_bufferize_equals_the_whole_program(source, monkeypatch):
         text = (CORPUS / source).read_text()
     runs = _captured_runs(text, monkeypatch)
     assert len(runs) >= 3  # at least one layer, the certificate and deallocation
-    for prog, facts, relations, got in runs:
+    assert sum(shared for *_, shared in runs) >= 2  # the first run and the certificate
+    for prog, facts, relations, got, _ in runs:
         assert got == unpruned(prog, facts, relations)
 
 

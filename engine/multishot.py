@@ -1,0 +1,161 @@
+"""Several runs of one program on facts that are mostly the same, in one clingo control.
+
+An analysis session (engine/oneshot.py) runs rules/analysis.dl several times on one
+module: every run holds the module's facts, and each adds facts of its own (decisions,
+callee summaries, oracle answers). Run alone, each run makes clingo parse the module's
+facts again and re-derive the relations that depend on nothing else (per-use semantics,
+positions, ...). Here the first run adds those *shared* facts and the rules of the
+*static* relations (those whose rules read, at any depth, only shared facts) as clingo's
+``base`` part, grounded once; each run then adds and grounds a part of its own (clingo's
+multi-shot grounding) holding its own facts and the other rules it needs, every relation
+that is not shared or static renamed for the run (``p<k>_R``, so no run sees another's
+tuples). The first run reads its relations from its model; a later run from the ground
+program (the model would also show the earlier runs' relations: shows add up).
+
+The result of each run is the one :func:`embedded.evaluate` returns for the same facts
+(tests/engine/test_multishot.py compares them): the base part holds exactly the rules
+and facts a run alone would hold for the static relations, which no run's own facts
+change. A run that does not hold the shared rows themselves (the same objects), or asks
+for a relation the session did not announce, runs alone; so does every run after a
+clingo error, which the run alone then reports with the rule it comes from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from bufferlog.core.timing import phase
+
+from . import embedded
+from .clingo_api import Control
+from .facts_io import Facts, Tuple
+from .program import Program
+
+
+def static_relations(tr: embedded.Translation, per_run: Iterable[str]) -> frozenset[str]:
+    """The derived relations of ``tr``'s program that read (positively, negated or in an
+    aggregate, at any depth) none of the ``per_run`` input relations."""
+    readers: dict[str, set[str]] = {}
+    for rule in tr.shape:
+        for rel in rule.reads:
+            readers.setdefault(rel, set()).add(rule.head)
+    moving, todo = set(per_run), list(per_run)
+    while todo:
+        for head in readers.get(todo.pop(), ()):
+            if head not in moving:
+                moving.add(head)
+                todo.append(head)
+    return frozenset(rule.head for rule in tr.shape) - moving
+
+
+class SharedRuns:
+    """The runs of ``prog`` that hold the rows ``shared`` (the very objects) and ask for
+    relations among ``wanted``. Close it (or use it as a context manager) to free the
+    clingo control."""
+
+    def __init__(self, prog: Program, shared: Mapping[str, list], wanted: Iterable[str]):
+        self.prog = prog
+        self.shared = dict(shared)
+        self.wanted = frozenset(wanted)
+        self.per_run = frozenset(r for r in prog.inputs if r not in self.shared)
+        self.static = static_relations(embedded._translation(prog), self.per_run)
+        self.ctl: Control | None = None
+        self.base_rules: frozenset[int] = frozenset()
+        self.settled: embedded.Reach | None = None
+        self.runs = 0
+        self.broken = False
+
+    def __enter__(self) -> SharedRuns:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.ctl is not None:
+            self.ctl.__exit__()
+            self.ctl = None
+
+    def evaluate(self, facts: Facts, relations: Iterable[str]) -> dict[str, set[Tuple]]:
+        """The tuples of ``relations`` for ``facts``, as :func:`embedded.evaluate`."""
+        relations = list(relations)
+        if (self.broken or not self.wanted.issuperset(relations)
+                or any(facts.get(r) is not rows for r, rows in self.shared.items())):
+            return embedded.evaluate(self.prog, facts, relations)
+        tr = embedded._translation(self.prog)
+        if self.ctl is None:
+            self._base(tr)
+        if self.broken:
+            return embedded.evaluate(self.prog, facts, relations)
+        _, kept, needed = tr.relevant(facts, frozenset(relations), settled=self.settled)
+        if not self.base_rules.issuperset(i for i in kept if self._stays(i)):
+            return embedded.evaluate(self.prog, facts, relations)  # not expected: see _base
+        self.runs += 1
+        k = self.runs
+        pred = {r: p if r in self.shared or r in self.static else f"p{k}_{p[2:]}"
+                for r, p in tr.pred.items()}
+        text = [tr.line(i, pred) for i in kept if not self._stays(i)]
+        text += [f"#show {pred[r]}/{len(self.prog.decls[r].attrs)}." for r in relations]
+        part = f"run{k}"
+        try:
+            with phase("clingo input"):
+                self.ctl.add("\n".join(text) + "\n", part)
+                own = {r: facts[r] for r in facts if r in needed and r not in self.shared}
+                self.ctl.add(tr.fact_text(own, pred), part)
+            with phase("clingo ground"):
+                self.ctl.ground(part)
+            with phase("clingo output"):
+                atoms = self._atoms([(pred[r], len(self.prog.decls[r].attrs))
+                                     for r in relations], first=k == 1)
+        except RuntimeError:
+            self.broken = True  # the run alone reports the error with its rule
+            self.close()
+            return embedded.evaluate(self.prog, facts, relations)
+        if atoms is None:
+            raise embedded.EngineError("embedded engine (clingo): the program has no model "
+                                       "(is its negation stratified? run `bufferlog rules check`)")
+        with phase("clingo output"):
+            atoms.sort()
+            return {r: embedded._tuples(atoms, pred[r], len(self.prog.decls[r].attrs))
+                    for r in relations}
+
+    def _atoms(self, preds: list[tuple[str, int]], first: bool) -> list[str] | None:
+        """The atoms of ``preds``: the first run reads its model's shown atoms (its shows
+        are the only ones yet); a later run reads them from the ground program, since
+        its model would show every earlier run's atoms too (shows add up across parts),
+        unless one is not a fact (the model decides: None if there is none)."""
+        if not first:
+            out: list[str] = []
+            for name, arity in preds:
+                got = self.ctl.facts_of(name, arity)
+                if got is None:
+                    break
+                out += got
+            else:
+                return out
+        return self.ctl.shown_atoms()
+
+    def _stays(self, i: int) -> bool:
+        """Rule ``i`` derives a static relation: it lies in the base part."""
+        return self.prog.rules[i].head.rel in self.static
+
+    def _base(self, tr: embedded.Translation) -> None:
+        """Add and ground the base part: the shared facts and the static relations' rules
+        that any announced run may need (every per-run relation taken as holding anything,
+        so a run's own selection of rules is within it)."""
+        reach = tr.reach(self.shared, open_rels=self.per_run)
+        self.settled = tr.settle(reach, self.static)  # each run's selection starts from it
+        _, kept, needed = tr.keep(reach.fires, self.wanted)
+        self.base_rules = frozenset(i for i in kept if self._stays(i))
+        self.ctl = Control(["--warn=none"])
+        try:
+            with phase("clingo input"):
+                rules = "".join(tr.lines[i] + "\n" for i in sorted(self.base_rules))
+                self.ctl.add("#show.\n" + rules)  # nothing shown but what a run asks for
+                self.ctl.add(tr.fact_text({r: rows for r, rows in self.shared.items()
+                                           if r in needed}))
+            with phase("clingo ground"):
+                self.ctl.ground()
+        except RuntimeError:
+            self.broken = True
+            self.close()
