@@ -132,7 +132,12 @@ def entry() -> None:
     exit, as mypy's: output flushed and ``atexit`` handlers run, but the heap not torn
     down object by object (a last collection and the freeing of every object cost ~20 ms
     of a small file's run). Exits through ``SystemExit`` (``--help``, usage errors) are the
-    normal ones."""
+    normal ones. The collector stays off to the end: turned on again, it would scan the
+    whole heap once at the next allocation (0.3 s after the 5,000-op chain's analysis)
+    only for the process to exit."""
+    import gc
+
+    gc.disable()
     code = main()
     try:
         sys.stdout.flush()

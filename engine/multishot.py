@@ -58,7 +58,9 @@ class SharedRuns:
         self.shared = dict(shared)
         self.wanted = frozenset(wanted)
         self.per_run = frozenset(r for r in prog.inputs if r not in self.shared)
-        self.static = static_relations(embedded._translation(prog), self.per_run)
+        tr = embedded._translation(prog)
+        self._shape = tr.shape
+        self.static = static_relations(tr, self.per_run)
         self.ctl: Control | None = None
         self.base_rules: frozenset[int] = frozenset()
         self.settled: embedded.Reach | None = None
@@ -136,8 +138,9 @@ class SharedRuns:
         return self.ctl.shown_atoms()
 
     def _stays(self, i: int) -> bool:
-        """Rule ``i`` derives a static relation: it lies in the base part."""
-        return self.prog.rules[i].head.rel in self.static
+        """Rule ``i`` derives a static relation: it lies in the base part. (Read from the
+        translation's shapes: the program's rules are unpickled only when used.)"""
+        return self._shape[i].head in self.static
 
     def _base(self, tr: embedded.Translation) -> None:
         """Add and ground the base part: the shared facts and the static relations' rules

@@ -108,3 +108,36 @@ def test_a_just_changed_file_is_stamped_by_content(tmp_path):
     main.write_text(MAIN)
     (stamp,) = program._stamp([main], None)
     assert len(stamp) == 2 and isinstance(stamp[1], bytes)  # (path, SHA-1)
+
+
+def test_a_cached_program_runs_without_unpickling_its_rules(tmp_path):
+    """A process whose programs come from the disk cache analyses and bufferizes a module
+    with the rules' engine text and shapes alone: the rule trees (most of the cache's
+    load time) stay pickled. A run that reads ``Program.rules`` (e.g. the analysis's
+    shared runs once did, ~16 ms) fails this."""
+    import os
+    import subprocess
+    import sys
+
+    code = """
+from bufferlog import api
+from bufferlog.engine.interface import load
+text = '''func.func @f(%t: tensor<4xf32>, %v: f32) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %r = tensor.insert %v into %t[%c0] : tensor<4xf32>
+  %e = tensor.extract %t[%c0] : tensor<4xf32>
+  %s = tensor.insert %e into %r[%c0] : tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+'''
+api.bufferize(api.parse(text, "<t>"), engine="embedded")
+print(["_rules_blob" in load(n).__dict__ for n in ("analysis.dl", "dealloc.dl")])
+"""
+    env = {**os.environ, "BUFFERLOG_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run() -> str:
+        return subprocess.run([sys.executable, "-c", code], env=env, text=True,
+                              capture_output=True, check=True).stdout.strip()
+
+    run()  # fills the cache
+    assert run() == "[True, True]"
