@@ -193,6 +193,11 @@ class Session:
         facts.update({k: Validated(v) for k, v in made.items()})
         return facts, facts["call"]
 
+    def owners(self) -> dict[str, dict] | None:
+        """The function holding each op and value (``FactScope.func_of``), once a scoped
+        run made the scope; None before."""
+        return None if self.scope is None else self.scope.func_of
+
     def keep(self, rel: dict[str, set], syms: set[str]) -> None:
         """Keep a layer's triples for the certificate run, and the read summaries of its
         functions (symbols ``syms``) for the runs after it."""
@@ -242,7 +247,7 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
                     raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
                 g = Greedy(view, options.analysis_heuristic, options.copy_before_write)
             else:
-                view.update_calls(rel, scope)
+                view.update_calls(rel, scope, session.owners())
             for _ in range(ORACLE_ROUNDS):  # new exemptions expose the next reads' triples
                 with phase("z3 oracle"):
                     new = _oracle_round(session, view, layer, z3_slices)
@@ -250,7 +255,7 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
                     break
                 with phase("rules"):
                     view.update_calls(session.run(layer, decided, g, relations=LAYER_RELATIONS,
-                                                  scoped=scoped), scope)
+                                                  scoped=scoped), scope, session.owners())
             for o, why in sorted(view.rel["unsupported_op"]):  # mlir-opt rejects these too
                 raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
             session.keep(view.rel, {view.func_sym[f] for f in layer})

@@ -60,7 +60,6 @@ class ProgramView:
             self.slices[o][(kind, d)] = ("v", v)
         self.loc = {o: (f, ln, c) for o, f, ln, c in rows["op_loc"]}
         self._children: dict[int, list[int]] | None = None
-        self._op_func: dict[int, int | None] | None = None
         self.refresh(rel)
 
     def refresh(self, rel: dict[str, set]) -> None:
@@ -102,11 +101,13 @@ class ProgramView:
         self.whole_insert = {o for o, _, _ in rel["subset_insert_whole"]}
         self.subset_insert.update({o: (s, d) for o, s, d in rel["subset_insert_whole"]})
 
-    def update_calls(self, rel: dict[str, set], scope: set[int] | None = None) -> None:
+    def update_calls(self, rel: dict[str, set], scope: set[int] | None = None,
+                     owners: dict[str, dict] | None = None) -> None:
         """Take a later layer's run (``oneshot.LAYER_RELATIONS``): its triples and guards,
         and the semantics its callees' summaries give to call operands. A run scoped to the
         function ops ``scope`` (engine/scope.py) derived nothing of the other functions:
-        their tuples stay as earlier runs derived them."""
+        their tuples stay as earlier runs derived them; ``owners`` (``FactScope.func_of``)
+        names the function holding each op and value."""
         merged = dict(self.rel)
         for name, rows in rel.items():
             if scope is not None and name not in SCOPED_KEYS:
@@ -117,7 +118,8 @@ class ProgramView:
             if key is None:
                 merged[name] = rows
             else:
-                func = self._owner_func(key)
+                func = ((lambda sym: self.funcs[sym][0] if sym in self.funcs else None)
+                        if key == "sym" else owners[key].get)
                 merged[name] = {t for t in self.rel[name] if func(t[0]) not in scope} | set(rows)
         self.rel = merged
         for o, i, v, k in sorted(rel["call_alias"]):
@@ -130,17 +132,6 @@ class ProgramView:
         self.reads = set(merged["use_read"])
         self.read_via_alias = set(merged["use_read_via_alias"])
         self.value_read = {t[0] for t in merged["value_read"]}
-
-    def _owner_func(self, key: str):
-        """Function op of a tuple's first column, which is an op, a value or a symbol."""
-        if key == "sym":
-            return lambda s: self.funcs[s][0] if s in self.funcs else None
-        if self._op_func is None:
-            self._op_func = {o: self.enclosing_func(o) for o in self.name}
-        of = self._op_func
-        if key == "op":
-            return of.get
-        return lambda v: of.get(self.owner(v))
 
     # ------------------------------------------------------------------ structure
     def enclosing_func(self, o: int) -> int | None:
