@@ -182,10 +182,10 @@ class Program:
 
     def require_valid(self) -> None:
         """Raise a :class:`UserError` listing every error ``rules check`` would report."""
-        from .check import check
-
         if self._valid:
             return
+        from .check import check
+
         errs = [d for d in check(self) if d.severity == "error"]
         if errs:
             more = "\n".join(str(d) for d in errs[1:])
