@@ -579,6 +579,11 @@ def _translation(prog: Program) -> Translation:
     return tr
 
 
+#: a stratified program always has one model: none means the rules are not stratified
+NO_MODEL = ("embedded engine (clingo): the program has no model (is its negation stratified? "
+            "run `bufferlog rules check`)")
+
+
 def evaluate(prog: Program, facts: Facts, relations: Iterable[str]) -> dict[str, set[Tuple]]:
     """Evaluate in this process; return the tuples of ``relations``. ``--timing`` shows
     its three parts: the rules and facts parsed by clingo, grounding (which decides a
@@ -607,8 +612,7 @@ def evaluate(prog: Program, facts: Facts, relations: Iterable[str]) -> dict[str,
             # stratified: one model, which the grounder already decided
             atoms = ctl.shown_atoms()
             if atoms is None:
-                raise EngineError("embedded engine (clingo): the program has no model "
-                                  "(is its negation stratified? run `bufferlog rules check`)")
+                raise EngineError(NO_MODEL)
             atoms.sort()  # each predicate's atoms in one run of the list
             return {r: _tuples(atoms, tr.pred[r], len(prog.decls[r].attrs)) for r in relations}
 

@@ -58,9 +58,8 @@ class SharedRuns:
         self.shared = dict(shared)
         self.wanted = frozenset(wanted)
         self.per_run = frozenset(r for r in prog.inputs if r not in self.shared)
-        tr = embedded._translation(prog)
-        self._shape = tr.shape
-        self.static = static_relations(tr, self.per_run)
+        self.tr = embedded._translation(prog)
+        self.static = static_relations(self.tr, self.per_run)
         self.ctl: Control | None = None
         self.base_rules: frozenset[int] = frozenset()
         self.settled: embedded.Reach | None = None
@@ -84,9 +83,9 @@ class SharedRuns:
         if (self.broken or not self.wanted.issuperset(relations)
                 or any(facts.get(r) is not rows for r, rows in self.shared.items())):
             return embedded.evaluate(self.prog, facts, relations)
-        tr = embedded._translation(self.prog)
+        tr = self.tr
         if self.ctl is None:
-            self._base(tr)
+            self._base()
         if self.broken:
             return embedded.evaluate(self.prog, facts, relations)
         _, kept, needed = tr.relevant(facts, frozenset(relations), settled=self.settled)
@@ -97,7 +96,8 @@ class SharedRuns:
         pred = {r: p if r in self.shared or r in self.static else f"p{k}_{p[2:]}"
                 for r, p in tr.pred.items()}
         text = [tr.line(i, pred) for i in kept if not self._stays(i)]
-        text += [f"#show {pred[r]}/{len(self.prog.decls[r].attrs)}." for r in relations]
+        arity = {r: len(self.prog.decls[r].attrs) for r in relations}
+        text += [f"#show {pred[r]}/{arity[r]}." for r in relations]
         part = f"run{k}"
         try:
             with phase("clingo input"):
@@ -107,19 +107,16 @@ class SharedRuns:
             with phase("clingo ground"):
                 self.ctl.ground(part)
             with phase("clingo output"):
-                atoms = self._atoms([(pred[r], len(self.prog.decls[r].attrs))
-                                     for r in relations], first=k == 1)
+                atoms = self._atoms([(pred[r], arity[r]) for r in relations], first=k == 1)
         except RuntimeError:
             self.broken = True  # the run alone reports the error with its rule
             self.close()
             return embedded.evaluate(self.prog, facts, relations)
         if atoms is None:
-            raise embedded.EngineError("embedded engine (clingo): the program has no model "
-                                       "(is its negation stratified? run `bufferlog rules check`)")
+            raise embedded.EngineError(embedded.NO_MODEL)
         with phase("clingo output"):
             atoms.sort()
-            return {r: embedded._tuples(atoms, pred[r], len(self.prog.decls[r].attrs))
-                    for r in relations}
+            return {r: embedded._tuples(atoms, pred[r], arity[r]) for r in relations}
 
     def _atoms(self, preds: list[tuple[str, int]], first: bool) -> list[str] | None:
         """The atoms of ``preds``: the first run reads its model's shown atoms (its shows
@@ -140,12 +137,13 @@ class SharedRuns:
     def _stays(self, i: int) -> bool:
         """Rule ``i`` derives a static relation: it lies in the base part. (Read from the
         translation's shapes: the program's rules are unpickled only when used.)"""
-        return self._shape[i].head in self.static
+        return self.tr.shape[i].head in self.static
 
-    def _base(self, tr: embedded.Translation) -> None:
+    def _base(self) -> None:
         """Add and ground the base part: the shared facts and the static relations' rules
         that any announced run may need (every per-run relation taken as holding anything,
         so a run's own selection of rules is within it)."""
+        tr = self.tr
         reach = tr.reach(self.shared, open_rels=self.per_run)
         self.settled = tr.settle(reach, self.static)  # each run's selection starts from it
         _, kept, needed = tr.keep(reach.fires, self.wanted)
