@@ -9,11 +9,13 @@
 * a chain of 10,000 ``tensor.insert`` into one tensor (benchmarks/gen_stress.py; mlir-opt
   on it only with ``--full``: minutes);
 * ``bufferize`` (with deallocation) of the 5,000-op chain against its own analysis and
-  against mlir-opt's full pipeline;
-* ``analyze --strategy optimal`` of the 5,000-op chain against oneshot;
+  against mlir-opt's full pipeline, and ``analyze --strategy optimal`` of it against
+  oneshot: the three bufferlog commands alternate, three rounds, median of each (their
+  ratios come from the same rounds); mlir-opt's pipeline once;
 * the certificate's share of the 5,000-op chain's analysis (issue 9: under 20%), from
   ``analyze --timing``;
-* long ``scf.for`` bodies and many writes into one alias set at two sizes (growth).
+* long ``scf.for`` bodies, many writes into one alias set, and many small functions
+  (1 and 2 MB; ``--full``: and 4 MB) at two or three sizes (growth).
 
 Each process once (these take seconds to minutes), bufferlog and mlir-opt alternating;
 a process past its time limit is reported as "timeout". Writes
@@ -96,19 +98,29 @@ def main(argv: list[str] | None = None) -> int:
              "ratio": None}
         print("insert chain", out["insert_chain_10000"]["bufferlog"], flush=True)
         chain5k = write(tmp, "chain", 5000)
-        analysis = out["chain_analysis"]["sizes"]["5000"]["bufferlog"]
-        buf = M.compare("bufferize", chain5k, timeout=a.timeout, their_timeout=their)
-        buf["over_own_analysis"] = M.ratio(buf["bufferlog"], analysis)
+        five = M.interleaved({
+            "analyze": lambda: M.ours("analyze", chain5k, timeout=a.timeout),
+            "bufferize": lambda: M.ours("bufferize", chain5k, timeout=a.timeout),
+            "optimal": lambda: M.ours("analyze", chain5k, "--strategy", "optimal",
+                                      timeout=a.timeout)}, repeat=3)
+        theirs = M.theirs("bufferize", chain5k, timeout=their)
+        buf = {"bufferlog": five["bufferize"], "mlir_opt": theirs,
+               "ratio": M.ratio(five["bufferize"], theirs),
+               "rss_ratio": M.ratio(five["bufferize"], theirs, "rss_mb"),
+               "analysis": five["analyze"],
+               "over_own_analysis": M.ratio(five["bufferize"], five["analyze"])}
         out["bufferize_chain_5000"] = buf
-        print("bufferize 5k", buf["bufferlog"], flush=True)
-        opt = M.ours("analyze", chain5k, "--strategy", "optimal", timeout=a.timeout)
-        out["optimal_chain_5000"] = {"bufferlog_optimal": opt, "bufferlog_oneshot": analysis,
-                                     "over_oneshot": M.ratio(opt, analysis)}
-        print("optimal 5k", opt, flush=True)
+        print("bufferize 5k", buf["bufferlog"], "analyze 5k", five["analyze"], flush=True)
+        out["optimal_chain_5000"] = {"bufferlog_optimal": five["optimal"],
+                                     "bufferlog_oneshot": five["analyze"],
+                                     "over_oneshot": M.ratio(five["optimal"], five["analyze"])}
+        print("optimal 5k", five["optimal"], flush=True)
         out["certificate_chain_5000"] = phase_share(chain5k, a.timeout)
         print("certificate 5k", out["certificate_chain_5000"], flush=True)
         out["for_body"] = growth(tmp, "for_body", [250, 1000], a.timeout, their)
         out["alias_writes"] = growth(tmp, "alias_writes", [100, 400], a.timeout, their)
+        out["small_funcs"] = growth(tmp, "small_funcs_mb", [1, 2] + ([4] if a.full else []),
+                                    a.timeout, their)
     print(f"wrote {M.save('scaling', out)}")
     return 0
 

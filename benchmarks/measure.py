@@ -23,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +131,16 @@ def compare(command: str, path: str | Path, repeat: int = 1, timeout: float | No
     mine, other = median_run(a), median_run(b)
     return {"bufferlog": mine, "mlir_opt": other, "ratio": ratio(mine, other),
             "rss_ratio": ratio(mine, other, "rss_mb")}
+
+
+def interleaved(jobs: dict[str, Callable[[], dict]], repeat: int) -> dict[str, dict]:
+    """Each job once per round, ``repeat`` rounds: the median run of each job (ratios
+    between jobs taken from the same rounds, not from runs minutes apart)."""
+    runs: dict[str, list[dict]] = {k: [] for k in jobs}
+    for _ in range(repeat):
+        for k, job in jobs.items():
+            runs[k].append(job())
+    return {k: median_run(v) for k, v in runs.items()}
 
 
 def ratio(mine: dict, other: dict, key: str = "s") -> float | None:

@@ -151,8 +151,12 @@ class Greedy:
                 self.trips[self.alias.find(y)].append(t)
         for wo, wi, _d in rel["parallel_write"]:
             self.parallel.add((wo, wi))
+        must: dict[int, list[Use]] = defaultdict(list)
+        for u in view.must:
+            if (f := view.enclosing_func(u[0])) in fs:
+                must[f].append(u)
         for f in funcs:
-            for u in sorted(u for u in view.must if view.enclosing_func(u[0]) == f):
+            for u in sorted(must[f]):
                 self.bufferize_inplace(u)
         # bufferlog's guards (docs/analysis.md): iteration arguments that may receive one
         # buffer, results of a call whose callee returns one buffer twice

@@ -1,12 +1,13 @@
 """``--strategy optimal``: per layer of the call graph, the conflict-free in-place
 assignment with the fewest copied bytes.
 
-Z3 Optimize holds one Boolean per decidable tensor use of the layer's functions (in
-place or not) and a soft constraint per use weighted by what putting it out of place
-costs: the bytes of its tensor when the use reads it (a copy moves them; dynamic shapes
-weigh ``DYNAMIC_BYTES``), else 1 (a fresh allocation, no copy). A hard bound keeps the
-total at most the greedy order's (mlir-opt's) for the same layer, so the result is never
-worse. Conflicts are the rules' (the same RaW triples, read-only and parallel checks the
+Z3 Optimize holds a Boolean per decidable tensor use of the layer's functions that a
+conflict found so far blames (in place or not; every other use is in place) and a soft
+constraint per such use weighted by what putting it out of place costs: the bytes of its
+tensor when the use reads it (a copy moves them; dynamic shapes weigh
+``DYNAMIC_BYTES``), else 1 (a fresh allocation, no copy). An assignment costing more
+than the greedy order's (mlir-opt's) for the same layer is never taken, so the result is
+never worse. Conflicts are the rules' (the same RaW triples, read-only and parallel checks the
 greedy order uses) and are added lazily: each model is replayed on a copy of the decision
 state (engine/greedy.py ``decide(f, fixed=...)``) and what it breaks blocks its cause,
 the in-place uses on the alias path between the read and the write. A user's
@@ -37,42 +38,15 @@ def replay(g: Greedy, layer: list[int], assign: dict[Use, bool] | None) -> Greed
 
 
 def decide_layer(g: Greedy, layer: list[int], max_iter: int = 200, budget_s: float = 8.0) -> None:
-    import z3
-
     start_order = len(g.dec.order)
     greedy = replay(g, layer, None)
     uses = greedy.dec.order[start_order:]
     base = {u: greedy.inplace.get(u, True) for u in uses}
     chosen = None
     if uses:
-        base_cost = sum(weight(g, u) for u in uses if not base[u])
-        ctx = z3.Context()  # private context: Z3 contexts are not thread-safe
-        x = {u: z3.Bool(f"ip_{u[0]}_{u[1]}", ctx) for u in uses}
-        opt = z3.Optimize(ctx=ctx)
-        opt.set("timeout", int(budget_s * 1000))
-        opt.add(z3.Sum([z3.If(x[u], 0, weight(g, u)) for u in uses]) <= base_cost)
-        for u in uses:
-            if u in g.view.must_copy:
-                opt.add(z3.Not(x[u]))
-            opt.add_soft(x[u], weight(g, u))
-        start = time.perf_counter()
-        for _ in range(max_iter):
-            if time.perf_counter() - start > budget_s or opt.check() != z3.sat:
-                break
-            m = opt.model()
-            assign = {u: z3.is_true(m.eval(x[u], model_completion=True)) for u in uses}
-            found = replay(g, layer, assign).violations(layer)
-            if not found:
-                chosen = assign
-                break
-            added = False
-            for _c, cause in found:
-                lits = [z3.Not(x[u]) for u in cause if u in x]
-                if lits:
-                    opt.add(z3.Or(lits))
-                    added = True
-            if not added:
-                break  # a conflict no decision of this layer can undo
+        chosen = _search(g, layer, uses, max_iter, budget_s)
+        if chosen is not None and cost(g, chosen) > cost(g, base):
+            chosen = None  # a model that is not the optimum (never expected): keep greedy
     final = chosen if chosen is not None else base
     for f in layer:
         g.decide(f, fixed=final)
@@ -80,3 +54,52 @@ def decide_layer(g: Greedy, layer: list[int], max_iter: int = 200, budget_s: flo
         c = greedy.dec.conflicts.get(u)
         if c is not None and not final[u]:
             g.dec.conflicts[u] = c
+
+
+def cost(g: Greedy, assign: dict[Use, bool]) -> int:
+    return sum(weight(g, u) for u, ip in assign.items() if not ip)
+
+
+def _search(g: Greedy, layer: list[int], uses: list[Use], max_iter: int,
+            budget_s: float) -> dict[Use, bool] | None:
+    """The cheapest conflict-free assignment of ``uses``, or None (out of iterations or
+    time, or a conflict no decision of the layer can undo).
+
+    Z3 gets a variable only for a use that some conflict found so far blames: every
+    other use is in place in the optimum of the constraints so far (its soft constraint
+    is all that mentions it), so each model equals the one over all the layer's uses."""
+    must_copy = g.view.must_copy
+    assign = {u: u not in must_copy for u in uses}
+    x: dict = {}
+    opt = ctx = None
+    start = time.perf_counter()
+    for _ in range(max_iter):
+        found = replay(g, layer, assign).violations(layer)
+        if not found:
+            return assign
+        if time.perf_counter() - start > budget_s:
+            return None
+        import z3
+
+        if opt is None:
+            ctx = z3.Context()  # private context: Z3 contexts are not thread-safe
+            opt = z3.Optimize(ctx=ctx)
+            opt.set("timeout", int(budget_s * 1000))
+        added = False
+        for _c, cause in found:
+            lits = []
+            for u in cause:
+                if u in assign and u not in must_copy:
+                    if u not in x:
+                        x[u] = z3.Bool(f"ip_{u[0]}_{u[1]}", ctx)
+                        opt.add_soft(x[u], weight(g, u))
+                    lits.append(z3.Not(x[u]))
+            if lits:
+                opt.add(z3.Or(lits))
+                added = True
+        if not added or opt.check() != z3.sat:
+            return None  # a conflict no decision of this layer can undo, or Z3 gave up
+        m = opt.model()
+        for u, xu in x.items():
+            assign[u] = z3.is_true(m.eval(xu, model_completion=True))
+    return None

@@ -60,6 +60,7 @@ class ProgramView:
             self.slices[o][(kind, d)] = ("v", v)
         self.loc = {o: (f, ln, c) for o, f, ln, c in rows["op_loc"]}
         self._children: dict[int, list[int]] | None = None
+        self._func_of: dict[int, int | None] = {}  # enclosing_func's answers
         self.refresh(rel)
 
     def refresh(self, rel: dict[str, set]) -> None:
@@ -135,9 +136,18 @@ class ProgramView:
 
     # ------------------------------------------------------------------ structure
     def enclosing_func(self, o: int) -> int | None:
-        while o is not None and o not in self.func_ops:
+        """The function op holding op o (o itself for a function op; None outside any)."""
+        memo = self._func_of
+        if o in memo:
+            return memo[o]
+        path = []
+        while o is not None and o not in self.func_ops and o not in memo:
+            path.append(o)
             o = self.parent_op.get(o)
-        return o
+        f = memo.get(o, o)
+        for p in path:
+            memo[p] = f
+        return f
 
     def children(self, o: int) -> list[int]:
         """The ops directly in op o's regions, in region, block and op order."""

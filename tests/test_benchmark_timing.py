@@ -29,3 +29,17 @@ def test_a_process_past_its_limit_is_killed():
     r = M.run(["sleep", "30"], timeout=0.3)
     assert r["status"] == "timeout"
     assert r["s"] < 5
+
+
+def test_interleaved_alternates_jobs_and_takes_each_median():
+    order: list[str] = []
+
+    def job(name: str, times: list[float]):
+        def run() -> dict:
+            order.append(name)
+            return {"s": times.pop(0), "rss_mb": 1.0, "status": "ok", "rc": 0}
+        return run
+
+    got = M.interleaved({"a": job("a", [3.0, 1.0, 2.0]), "b": job("b", [9.0, 7.0, 8.0])}, 3)
+    assert order == ["a", "b"] * 3
+    assert (got["a"]["s"], got["b"]["s"], got["a"]["runs"]) == (2.0, 8.0, 3)
