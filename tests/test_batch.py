@@ -316,8 +316,8 @@ def test_dask_equals_local(corpus):
 def test_ctrl_c_writes_partial_report(corpus, tmp_path):
     d = tmp_path / "c"
     shutil.copytree(corpus / "good", d)
-    for i in range(3):
-        shutil.copy(d / "mlp.mlir", d / f"zz_slow{i}.mlir")
+    for i in range(3):  # the smallest files: the workers take them last
+        (d / f"zz_slow{i}.mlir").write_text("func.func @f() {\n  return\n}\n")
     out = tmp_path / "partial.json"
     p = subprocess.Popen([sys.executable, "-m", "bufferlog.cli", "batch", str(d), "-j", "1",
                           "--no-cache", "--debug-sleep", "zz_slow*", "60", "--report", str(out)],
@@ -487,3 +487,20 @@ def test_internal_error_row_is_located_and_never_cached(monkeypatch, tmp_path):
     assert row["status"] == "error" and row["error_loc"] == f"{bad}:2:3"
     cache.put("e" * 64, row)
     assert cache.get("e" * 64) == row  # the input's own fault is cached
+
+
+def test_local_workers_take_the_largest_file_first(tmp_path):
+    """A worker gets the largest pending file (a big file started last would hold up the
+    end of the batch); the rows still come back in input order."""
+    sizes = [1, 40, 7, 300]
+    files = []
+    for k, n in enumerate(sizes):
+        p = tmp_path / f"f{k}.mlir"
+        p.write_text("".join(f"// {'x' * 70}\n" for _ in range(n)) + "func.func @f() {\n  return\n}\n")
+        files.append(str(p))
+    ex = B.LocalExecutor(1)
+    done = [task.path for task, _ in ex.run([B.Task(i, f) for i, f in enumerate(files)],
+                                            B.BatchOptions())]
+    assert done == [files[3], files[1], files[2], files[0]]
+    res = B.run_batch(files, B.BatchOptions(), B.LocalExecutor(2))
+    assert [r["file"] for r in res.rows] == files
