@@ -111,17 +111,23 @@ class Translation:
     def keep(self, fires: list[bool], wanted: frozenset[str]
              ) -> tuple[str, list[int], frozenset[str]]:
         """:meth:`relevant` for rules that can fire as ``fires`` says."""
+        by_head = self.__dict__.get("_by_head")
+        if by_head is None:  # (not made in __init__: older cached translations lack it)
+            by_head = {}
+            for i, rule in enumerate(self.shape):
+                by_head.setdefault(rule.head, []).append(i)
+            self._by_head = by_head
+        shape = self.shape
         needed = set(wanted)
-        can_fire = [i for i in range(len(self.shape)) if fires[i]]
-        grew = True
-        while grew:
-            grew = False
-            for i in can_fire:
-                rule = self.shape[i]
-                if rule.head in needed and not rule.reads <= needed:
-                    needed |= rule.reads
-                    grew = True
-        kept = [i for i in can_fire if self.shape[i].head in needed]
+        todo = list(needed)
+        while todo:  # what the rules that can fire for a needed relation read is needed
+            for i in by_head.get(todo.pop(), ()):
+                if fires[i]:
+                    for rel in shape[i].reads:
+                        if rel not in needed:
+                            needed.add(rel)
+                            todo.append(rel)
+        kept = [i for i, rule in enumerate(shape) if fires[i] and rule.head in needed]
         return "".join(self.lines[i] + "\n" for i in kept), kept, frozenset(needed)
 
     def reach(self, facts: Facts, open_rels: Iterable[str] = (), settled: Reach | None = None
