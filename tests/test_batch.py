@@ -504,3 +504,56 @@ def test_local_workers_take_the_largest_file_first(tmp_path):
     assert done == [files[3], files[1], files[2], files[0]]
     res = B.run_batch(files, B.BatchOptions(), B.LocalExecutor(2))
     assert [r["file"] for r in res.rows] == files
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(c) for c in text.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_idle_worker_exits_when_the_batch_is_killed(tmp_path):
+    """Workers forked from the batch process must not hold each other's pipes: killed
+    with SIGKILL (no clean-up), the batch leaves a worker waiting for work, which must
+    see its parent gone and exit, even while another worker still runs a file."""
+    quick = tmp_path / "a_quick.mlir"  # the largest: the first worker takes it
+    quick.write_text("// " + "x" * 4000 + "\nfunc.func @f() {\n  return\n}\n")
+    slow = tmp_path / "b_slow.mlir"  # the second worker sleeps on it
+    slow.write_text("func.func @g() {\n  return\n}\n")
+    p = subprocess.Popen([sys.executable, "-m", "bufferlog.cli", "batch", str(quick), str(slow),
+                          "-j", "2", "--no-cache", "--debug-sleep", "b_slow*", "60"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kids: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the quick file done: its worker now waits
+            line = p.stderr.readline()
+            if not line or "a_quick" in line:
+                break
+        time.sleep(0.5)
+        kids = _children(p.pid)
+        assert len(kids) >= 2, kids
+        p.kill()
+        p.wait(10)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and sum(map(_alive, kids)) > 1:
+            time.sleep(0.2)
+        assert sum(map(_alive, kids)) <= 1  # only the sleeping one may remain
+    finally:
+        p.kill()
+        for k in kids:
+            try:
+                os.kill(k, signal.SIGKILL)
+            except OSError:
+                pass

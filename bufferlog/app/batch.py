@@ -526,9 +526,17 @@ def resident_bytes(pid: int) -> int | None:
         return None
 
 
-def _worker_main(conn: Any) -> None:
-    """A local worker: rows for (index, path, options) requests until it gets None."""
+def _worker_main(conn: Any, inherited: tuple[int, ...] = ()) -> None:
+    """A local worker: rows for (index, path, options) requests until it gets None.
+    ``inherited``: the parent's pipe ends (its own and the other workers') that a fork
+    copied into this process, closed here: held open, a worker would not see its parent
+    exit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    for fd in inherited:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
     while True:
         try:
             msg = conn.recv()
@@ -544,7 +552,16 @@ def _worker_main(conn: Any) -> None:
 
 
 def _mp_context() -> Any:
+    """How a worker starts. Forked from this process once it has loaded what a file
+    needs (``bufferlog.app.batch_worker``: imports, parser tables, rules), when this
+    process runs no other thread: a fork copies only the calling thread, and a lock
+    another thread held would stay held in the child. Else from a fork server that
+    loaded the same (a progress bar's refresh thread is running), else spawned."""
     methods = mp.get_all_start_methods()
+    if "fork" in methods and _single_threaded():
+        import bufferlog.app.batch_worker  # noqa: F401  (warms this process once)
+
+        return mp.get_context("fork")
     if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(["bufferlog.app.batch_worker"])
@@ -552,12 +569,33 @@ def _mp_context() -> Any:
     return mp.get_context("spawn")
 
 
+def _single_threaded() -> bool:
+    """No other thread in this process, Python's or native (Linux ``/proc``)."""
+    import threading
+
+    if threading.active_count() != 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+#: the parent's ends of the live workers' pipes (file descriptors)
+_PARENT_ENDS: set[int] = set()
+
+
 class _Worker:
     def __init__(self, ctx: Any):
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        # a fork copies the parent's end of this pipe and of the other workers' pipes
+        inherited = ((*_PARENT_ENDS, self.conn.fileno()) if ctx.get_start_method() == "fork"
+                     else ())
+        self.proc = ctx.Process(target=_worker_main, args=(child, inherited), daemon=True)
         self.proc.start()
         child.close()
+        self.fd = self.conn.fileno()
+        _PARENT_ENDS.add(self.fd)
         self.task: Task | None = None
         self.started = 0.0
 
@@ -569,6 +607,7 @@ class _Worker:
         if self.proc.is_alive():
             self.proc.kill()
         self.proc.join(5)
+        _PARENT_ENDS.discard(self.fd)
         self.conn.close()
 
     def stop(self) -> None:
@@ -580,6 +619,7 @@ class _Worker:
         if self.proc.is_alive():
             self.proc.kill()
             self.proc.join(2)
+        _PARENT_ENDS.discard(self.fd)
         self.conn.close()
 
 
@@ -596,12 +636,11 @@ class LocalExecutor:
     def run(self, tasks: list[Task], options: BatchOptions) -> Iterator[tuple[Task, dict]]:
         if not tasks:
             return
-        ctx = _mp_context()
         pending = deque(sorted(tasks, key=_size, reverse=True))
         workers: list[_Worker] = []
         try:
             for _ in range(min(self.jobs, len(tasks))):
-                workers.append(_Worker(ctx))
+                workers.append(_Worker(_mp_context()))
             while pending or any(w.task for w in workers):
                 for w in workers:
                     if w.task is None and pending:
@@ -632,7 +671,7 @@ class LocalExecutor:
                             continue
                         code = w.proc.exitcode
                         w.kill()
-                        workers[i] = _Worker(ctx)
+                        workers[i] = _Worker(_mp_context())
                         how = f"signal {-code}" if code and code < 0 else f"exit code {code}"
                         yield task, _failure_row(task.path, options, "crash",
                                                  f"worker died ({how}) while analysing this file")
@@ -640,7 +679,7 @@ class LocalExecutor:
                     rss = resident_bytes(w.proc.pid) if options.max_memory else None
                     if rss is not None and rss > options.max_memory:
                         w.kill()
-                        workers[i] = _Worker(ctx) if pending else _Idle()
+                        workers[i] = _Worker(_mp_context()) if pending else _Idle()
                         yield task, _failure_row(
                             task.path, options, "out-of-memory",
                             f"worker used {rss / 2**20:.0f} MiB, over --max-memory "
@@ -648,7 +687,7 @@ class LocalExecutor:
                         continue
                     if options.timeout and time.monotonic() - w.started > options.timeout:
                         w.kill()
-                        workers[i] = _Worker(ctx) if pending else _Idle()
+                        workers[i] = _Worker(_mp_context()) if pending else _Idle()
                         yield task, _failure_row(task.path, options, "timeout",
                                                  f"timed out after {options.timeout:g} s")
                 workers = [w for w in workers if not isinstance(w, _Idle)]

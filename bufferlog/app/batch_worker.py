@@ -1,6 +1,6 @@
-"""Preloaded by the batch executor's fork server: imports the per-file code and builds
-the parser tables and loads the rules once, so every worker process forks with them ready (building the
-LALR tables takes seconds; parsing a small file takes milliseconds)."""
+"""Imported by the batch executor before it forks its workers (or preloaded by its fork
+server): imports the per-file code, loads the parser tables and the rules and analyses a
+small sample once, so that every worker process starts with them ready."""
 
 from __future__ import annotations
 
