@@ -157,6 +157,9 @@ class Translation:
                 dom[rel] = list(_column_values(rows))  # a copy: rules may add to it
         for rel in open_rels:
             dom[rel] = [_ANY] * len(self.prog.decls[rel].attrs)
+        compiled = self.__dict__.get("_compiled")
+        if compiled is None:  # (not made in __init__: older cached translations lack it)
+            compiled = self._compiled = [_compile(rule) for rule in self.shape]
         for group, recursive in self.order:
             if self.shape[group[0]].head in skip:
                 continue
@@ -164,15 +167,14 @@ class Translation:
             while todo:
                 grown: set[str] = set()
                 for i in todo:
-                    rule = self.shape[i]
-                    got = _fire(rule.body, dom)
+                    head, args, body = compiled[i]
+                    got = _fire(body, dom)
                     if got is None:
                         continue
                     fires[i] = True
-                    if _widen(dom, rule.head, [
-                            got.get(a, _ANY) if type(a) is str else
-                            (frozenset((a[1],)) if a is not None else _ANY) for a in rule.args]):
-                        grown.add(rule.head)
+                    if _widen(dom, head, [got.get(a, _ANY) if type(a) is str else a
+                                          for a in args]):
+                        grown.add(head)
                 if not recursive or not grown:
                     break
                 # again only the rules that read a relation that grew (semi-naive)
@@ -347,24 +349,35 @@ def _column_values(rows) -> list:
     return out
 
 
-def _fire(body: list, dom: dict[str, list]) -> dict[str, frozenset | None] | None:
-    """The values each variable of a rule's body may take, or None if the body cannot
-    hold (see :meth:`Translation.relevant`)."""
+def _compile(rule: _Shape) -> tuple[str, list, tuple]:
+    """A rule as :meth:`Translation.reach` takes it: its head, the head's arguments (a
+    variable's name, the one-value set of a constant, or None: anything) and per body
+    atom its relation, its constants' (column, value) and its variables' (column, name)."""
+    args = [a if type(a) is str else (frozenset((a[1],)) if a is not None else _ANY)
+            for a in rule.args]
+    body = tuple((rel, tuple((j, a[1]) for j, a in enumerate(atom) if type(a) is tuple),
+                  tuple((j, a) for j, a in enumerate(atom) if type(a) is str))
+                 for rel, atom in rule.body)
+    return rule.head, args, body
+
+
+def _fire(body: tuple, dom: dict[str, list]) -> dict[str, frozenset | None] | None:
+    """The values each variable of a rule's body (:func:`_compile`) may take, or None if
+    the body cannot hold (see :meth:`Translation.relevant`)."""
     env: dict[str, frozenset | None] = {}
-    for rel, args in body:
+    for rel, consts, variables in body:
         cols = dom.get(rel)
         if cols is None:
             return None
-        for a, vals in zip(args, cols, strict=True):
-            if a is None:
-                continue
-            if type(a) is tuple:
-                if vals is not _ANY and a[1] not in vals:
-                    return None
-                continue
+        for j, value in consts:
+            vals = cols[j]
+            if vals is not _ANY and value not in vals:
+                return None
+        for j, a in variables:
+            vals = cols[j]
             if a in env:
-                have = env[a]
                 if vals is not _ANY:
+                    have = env[a]
                     have = vals if have is _ANY else have & vals
                     if not have:
                         return None
