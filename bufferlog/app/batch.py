@@ -592,7 +592,14 @@ class _Worker:
         inherited = ((*_PARENT_ENDS, self.conn.fileno()) if ctx.get_start_method() == "fork"
                      else ())
         self.proc = ctx.Process(target=_worker_main, args=(child, inherited), daemon=True)
-        self.proc.start()
+        if inherited:  # forked: the child starts with Ctrl-C ignored, as the parent handles it
+            handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                self.proc.start()
+            finally:
+                signal.signal(signal.SIGINT, handler)
+        else:
+            self.proc.start()
         child.close()
         self.fd = self.conn.fileno()
         _PARENT_ENDS.add(self.fd)
