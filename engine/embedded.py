@@ -83,6 +83,12 @@ class Translation:
                              frozenset(a.rel for a, _ in _body_atoms(r.body)))
                       for r in prog.rules]
         self.order = _rule_order(self.shape)
+        #: per relation, the rules deriving it (:meth:`keep`)
+        self.by_head: dict[str, list[int]] = {}
+        for i, rule in enumerate(self.shape):
+            self.by_head.setdefault(rule.head, []).append(i)
+        #: per rule, its head and body as :meth:`reach` takes them (:func:`_compile`)
+        self.compiled = [_compile(rule) for rule in self.shape]
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
@@ -111,13 +117,7 @@ class Translation:
     def keep(self, fires: list[bool], wanted: frozenset[str]
              ) -> tuple[str, list[int], frozenset[str]]:
         """:meth:`relevant` for rules that can fire as ``fires`` says."""
-        by_head = self.__dict__.get("_by_head")
-        if by_head is None:  # (not made in __init__: older cached translations lack it)
-            by_head = {}
-            for i, rule in enumerate(self.shape):
-                by_head.setdefault(rule.head, []).append(i)
-            self._by_head = by_head
-        shape = self.shape
+        by_head, shape = self.by_head, self.shape
         needed = set(wanted)
         todo = list(needed)
         while todo:  # what the rules that can fire for a needed relation read is needed
@@ -157,9 +157,7 @@ class Translation:
                 dom[rel] = list(_column_values(rows))  # a copy: rules may add to it
         for rel in open_rels:
             dom[rel] = [_ANY] * len(self.prog.decls[rel].attrs)
-        compiled = self.__dict__.get("_compiled")
-        if compiled is None:  # (not made in __init__: older cached translations lack it)
-            compiled = self._compiled = [_compile(rule) for rule in self.shape]
+        compiled = self.compiled
         for group, recursive in self.order:
             if self.shape[group[0]].head in skip:
                 continue

@@ -79,9 +79,9 @@ def _search(g: Greedy, layer: list[int], uses: list[Use], max_iter: int,
             return assign
         if time.perf_counter() - start > budget_s:
             return None
-        import z3
-
         if opt is None:
+            import z3
+
             ctx = z3.Context()  # private context: Z3 contexts are not thread-safe
             opt = z3.Optimize(ctx=ctx)
             opt.set("timeout", int(budget_s * 1000))

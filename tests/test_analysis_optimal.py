@@ -31,7 +31,7 @@ CORPUS = [p for p in sorted((oracle.SHARED / "corpus").glob("**/*.mlir"))
 
 
 def cost(an, dec) -> int:
-    return sum(weight(an.greedy, u) for u in dec.order if not dec.inplace[u])
+    return optimal.cost(an.greedy, {u: dec.inplace[u] for u in dec.order})
 
 
 def check(text: str, name: str) -> tuple[int, int]:
@@ -110,12 +110,11 @@ def every_use_minimum(g, layer: list[int], uses: list) -> int | None:
         found = optimal.replay(g, layer, a).violations(layer)
         if not found:
             return optimal.cost(g, a)
-        lits = [z3.Not(x[u]) for _c, cause in found for u in cause if u in x]
-        if not lits:
+        clauses = [lits for _c, cause in found if (lits := [z3.Not(x[u]) for u in cause if u in x])]
+        if not clauses:
             return None
-        for _c, cause in found:
-            if any(u in x for u in cause):
-                opt.add(z3.Or([z3.Not(x[u]) for u in cause if u in x]))
+        for lits in clauses:
+            opt.add(z3.Or(lits))
     return None
 
 

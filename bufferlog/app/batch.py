@@ -588,9 +588,9 @@ _PARENT_ENDS: set[int] = set()
 class _Worker:
     def __init__(self, ctx: Any):
         self.conn, child = ctx.Pipe()
+        self.fd = self.conn.fileno()
         # a fork copies the parent's end of this pipe and of the other workers' pipes
-        inherited = ((*_PARENT_ENDS, self.conn.fileno()) if ctx.get_start_method() == "fork"
-                     else ())
+        inherited = (*_PARENT_ENDS, self.fd) if ctx.get_start_method() == "fork" else ()
         self.proc = ctx.Process(target=_worker_main, args=(child, inherited), daemon=True)
         if inherited:  # forked: the child starts with Ctrl-C ignored, as the parent handles it
             handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -601,7 +601,6 @@ class _Worker:
         else:
             self.proc.start()
         child.close()
-        self.fd = self.conn.fileno()
         _PARENT_ENDS.add(self.fd)
         self.task: Task | None = None
         self.started = 0.0
