@@ -337,6 +337,7 @@ class Bufferizer:
             if op.name == "func.call" and callee is not None:
                 self.func(callee)
         self.ip = saved
+        self.current = f
         ft = f.attrs["function_type"].type
         bound = self.function_boundaries  # off: the signature stays, like mlir-opt's default
         ins = tuple(memref_of(t, self.layout) if T.is_tensor(t) and bound else t for t in ft.inputs)
@@ -518,6 +519,7 @@ class Bufferizer:
                 "sym_visibility": StringAttr("private"), "constant": UnitAttr(),
                 "sym_name": StringAttr(name), "type": TypeAttr(mt), "initial_value": val,
                 "alignment": IntegerAttr(64, T.IntegerType(64))}, loc=op.loc)
+            g.made_in = self.current
             self.m.body.insert(len(self.globals) - 1, g)
         self.done(op, self.emit("memref.get_global", [], [mt], {"name": SymbolRefAttr(name)}).result)
 

@@ -16,13 +16,20 @@ DEALLOC_MAIN = "dealloc.dl"
 
 
 class Derived:
-    """The relations of one run of the deallocation program, read by name."""
+    """The relations of one run of the deallocation program, read by name, each as its
+    rows in order (fact ids number ops and values in program order): what the backend
+    emits, and in which order, must not hang on the order a set yields its rows, which
+    changes with the ids, and so with functions elsewhere in the module."""
 
     def __init__(self, relations: dict[str, set[tuple]]):
         self._rel = relations
+        self._sorted: dict[str, list[tuple]] = {}
 
-    def __call__(self, name: str) -> set[tuple]:
-        return self._rel[name]  # a name outside rules/interface.dl: an internal error
+    def __call__(self, name: str) -> list[tuple]:
+        rows = self._sorted.get(name)
+        if rows is None:  # a name outside rules/interface.dl: an internal error
+            rows = self._sorted[name] = sorted(self._rel[name])
+        return rows
 
 
 def load(rules_dir: str | Path | None = None):

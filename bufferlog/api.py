@@ -168,25 +168,44 @@ class Analysis:
     decisions: list[Decision]
     conflicts: list[Conflict]
     figures: AnalysisFigures
-    _raw: tuple = field(repr=False, compare=False, default=())  # (facts, analysis, decisions)
+    # (facts, analysis, decisions); None for an analysis by parts (bufferlog/parts.py),
+    # which keeps only its _annotations (see annotations())
+    _raw: tuple | None = field(repr=False, compare=False, default=())
     options: Any = field(repr=False, compare=False, default=None)  # engine.options.OneShotOptions
+    _annotations: list = field(repr=False, compare=False, default=())
 
     def annotated(self, debuginfo: bool = False) -> str:
         """The IR annotated like ``mlir-opt --one-shot-bufferize="bufferize-function-
         boundaries test-analysis-only print-conflicts"`` (``debuginfo``: with locations)."""
-        from bufferlog.engine.annotate import annotate, annotate_alias_sets
         from bufferlog.frontend.printer import print_module
 
-        facts, an, _ = self._raw
-        saved = [dict(op.attrs) for op in facts.ops]
-        annotate(*self._raw)
-        if self.options is not None and self.options.dump_alias_sets:
-            annotate_alias_sets(facts, an)
+        marks = self._annotations if self._raw is None else self.annotations()[0]
+        saved = [(op, op.attrs) for op, _ in marks]
+        for op, attrs in marks:
+            op.attrs = attrs
         try:
             return print_module(self.module, debuginfo=debuginfo)
         finally:
-            for op, attrs in zip(facts.ops, saved, strict=True):
+            for op, attrs in saved:
                 op.attrs = attrs
+
+    def annotations(self, first: int = 0) -> tuple[list[tuple[Any, dict]], int]:
+        """The analysis attributes (engine/annotate.py) as (op, its attributes with them)
+        for each op they change, the IR left as it was; conflict tags are numbered from
+        ``first``, and the number after the last is returned too."""
+        from bufferlog.engine.annotate import annotate, annotate_alias_sets
+
+        facts, an, _ = self._raw
+        saved = [dict(op.attrs) for op in facts.ops]
+        n = annotate(*self._raw, first)
+        if self.options is not None and self.options.dump_alias_sets:
+            annotate_alias_sets(facts, an)
+        marks = []
+        for op, attrs in zip(facts.ops, saved, strict=True):
+            if op.attrs != attrs:
+                marks.append((op, op.attrs))
+            op.attrs = attrs
+        return marks, n
 
     def to_json(self) -> dict[str, Any]:
         ops: dict[str, dict] = {}
@@ -309,15 +328,25 @@ def _module(source: Any) -> Any:
 
 def analyze(source: Any, *, strategy: str = "oneshot", engine: str = "auto",
             rules: str | os.PathLike | None = None, z3_slices: bool | None = None,
-            options: Any = None) -> Analysis:
+            options: Any = None, split_ops: int | None = None) -> Analysis:
     """One-Shot in-place analysis. ``strategy``: ``oneshot`` (mlir-opt's decisions) or
     ``optimal`` (fewest copied bytes, Z3); ``engine``: ``auto`` / ``souffle`` /
     ``embedded``; ``rules``: a directory of rule files adding to or replacing the shipped
     ones; ``z3_slices``: drop conflicts between slices Z3 proves disjoint (default: on for
     ``optimal`` only); ``options``: mlir-opt's One-Shot options, a
     ``bufferlog.OneShotOptions`` or an option string such as
-    ``"analysis-heuristic=top-down"``."""
+    ``"analysis-heuristic=top-down"``; ``split_ops``: a module of more ops than this is
+    analysed by parts (functions with everything they call or are called by, frontend/
+    split.py), one part's engine state alive at a time; such an analysis cannot be
+    explained or reused by :func:`bufferize` (None: the whole module at once)."""
     module = _module(source)
+    if split_ops:
+        from bufferlog.parts import analyze_by_parts
+
+        done = analyze_by_parts(module, split_ops, strategy=strategy, engine=engine,
+                                rules=rules, z3_slices=z3_slices, options=options)
+        if done is not None:
+            return done
     with phase("analysis"), _stage(E.AnalysisError):
         from bufferlog.engine.oneshot import analyze_module
         from bufferlog.engine.run import resolve_engine
@@ -390,22 +419,51 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
               layout: str = "identity-layout-map", engine: str = "auto",
               rules: str | os.PathLike | None = None,
               analysis: Analysis | None = None, options: Any = None,
-              plan: Any = None) -> Bufferized:
+              plan: Any = None, split_ops: int | None = None) -> Bufferized:
     """Tensor IR to memref IR from the in-place decisions (an ``analysis`` already made
     on this module is reused), then deallocations unless ``dealloc=False``. ``layout``:
     the memref layout of function arguments and results (``identity-layout-map``,
     ``fully-dynamic-layout-map`` or ``infer-layout-map``). ``plan``: the memory planning stages
-    (``backend.plan.PlanOptions``; all by default). The module is rewritten in place."""
-    from bufferlog.backend.plan import PlanOptions, before_dealloc, peak_static_bytes
+    (``backend.plan.PlanOptions``; all by default). ``split_ops``: as for :func:`analyze`
+    (a module of more ops is bufferized by parts, each analysed, rewritten and freed of
+    its engine state before the next). The module is rewritten in place."""
+    from bufferlog.backend.plan import PlanOptions
 
     plan = plan or PlanOptions()
     if layout not in LAYOUTS:
         raise E.BufferizeError(f"function-boundary-type-conversion: '{layout}' is unknown "
                                f"(choose from {', '.join(LAYOUTS)})")
+    if analysis is None and split_ops:
+        from bufferlog.parts import bufferize_by_parts
+
+        module = _module(source)
+        done = bufferize_by_parts(module, split_ops, strategy=strategy, dealloc=dealloc,
+                                  layout=layout, engine=engine, rules=rules, options=options,
+                                  plan=plan)
+        if done is not None:
+            return done
+        source = module
     a = analysis or analyze(source, strategy=strategy, engine=engine, rules=rules,
                             options=options)
+    _whole(a)
     module = a.module
     source_ops = {str(op.loc): op.name for op in module.walk()}
+    planned, stats = _rewrite(a, layout, engine, rules, plan, dealloc)
+    return _bufferized(module, a, source_ops, planned, stats)
+
+
+def _whole(a: Analysis) -> None:
+    if a._raw is None:
+        raise E.UserError("an analysis made by parts (split_ops) keeps no engine state: "
+                          "analyse the whole module to explain or bufferize from it")
+
+
+def _rewrite(a: Analysis, layout: str, engine: str, rules: Any, plan: Any,
+             dealloc: bool) -> tuple[Any, DeallocStats | None]:
+    """Rewrite ``a.module`` from the analysis ``a``: bufferize, plan, deallocate."""
+    from bufferlog.backend.plan import PlanOptions, before_dealloc
+
+    module = a.module
     with phase("bufferize"), _stage(E.BufferizeError):
         from bufferlog.backend.bufferize import bufferize as rewrite
 
@@ -422,6 +480,14 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
                                  "bufferized IR is not supported (use --no-dealloc)", kept.loc)
         stats = _deallocate(module, "memref-dealloc", engine, rules, plan.free_at_last_use,
                             plan.reuse)
+    return planned, stats
+
+
+def _bufferized(module: Any, a: Analysis, source_ops: dict[str, str], planned: Any,
+                stats: DeallocStats | None) -> Bufferized:
+    """The result of bufferizing ``module`` (rewritten from ``a``)."""
+    from bufferlog.backend.plan import peak_static_bytes
+
     with phase("figures"):
         planned.peak_static_bytes = peak_static_bytes(module)
         planned.early_frees = stats.early if stats is not None else 0
@@ -495,6 +561,7 @@ def explain(source: Any, op: int | str, *, strategy: str = "oneshot", engine: st
     ``source`` may also be an :class:`Analysis` (its decisions are explained)."""
     a = source if isinstance(source, Analysis) else analyze(
         source, strategy=strategy, engine=engine, rules=rules)
+    _whole(a)
     with phase("explain"), _stage(E.AnalysisError):
         from bufferlog.engine.explanation import explain as explain_ops
 

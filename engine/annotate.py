@@ -6,15 +6,16 @@ tags, ``bufferization.access`` argument attributes, ``__equivalent_func_args__``
 from __future__ import annotations
 
 
-def annotate(facts, an, dec) -> None:
-    """Attach mlir-opt's analysis attributes to the IR ops in place."""
+def annotate(facts, an, dec, first: int = 0) -> int:
+    """Attach mlir-opt's analysis attributes to the IR ops in place; conflict tags are
+    numbered from ``first`` (the number after the last one is returned)."""
     from bufferlog.engine.oneshot import operand_annotations
     from bufferlog.frontend import attrs as A
 
     ops = facts.ops
     for o, vals in operand_annotations(an, dec).items():
         ops[o].attrs["__inplace_operands_attr__"] = A.ArrayAttr(tuple(A.StringAttr(x) for x in vals))
-    n = 0
+    n = first
     for u in dec.order:
         c = dec.conflicts.get(u)
         if c is None:
@@ -44,6 +45,7 @@ def annotate(facts, an, dec) -> None:
             items = tuple(x for x in elems[i].items if x[0] != "bufferization.access")
             elems[i] = A.DictAttr(items + (("bufferization.access", A.StringAttr(k)),))
         fop.attrs["arg_attrs"] = A.ArrayAttr(tuple(elems))
+    return n
 
 
 def _tag(an, ops, v, cid, what):

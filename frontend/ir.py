@@ -120,11 +120,13 @@ class Op:
     ``src_loc``: the op's own ``loc(...)`` text in the input, if it had one; ``name_loc``:
     the position of its name when results precede it (``loc`` is the first token); ``cause``: why
     a pass created the op (e.g. the conflict behind a copy), printed with debug info as a
-    named location around ``loc``."""
+    named location around ``loc``; ``made_in``: for a global a rewrite added, the function
+    whose rewrite added it."""
 
     src_loc: str | None = None
     cause: str | None = None
     name_loc: Loc | None = None  # where the op's name starts, when results come first
+    made_in: Op | None = None
 
     def __init__(
         self,

@@ -62,6 +62,22 @@ def oneshot_options(args):
     return replace(opts, **changes) if changes else opts
 
 
+#: ``--split-ops`` default: a module of more ops is analysed by parts (bufferlog/parts.py)
+SPLIT_OPS = 4000
+
+
+def add_split(p) -> None:
+    def count(text: str) -> int:
+        if not text.isdigit():
+            raise argparse.ArgumentTypeError(f"expected a number of ops (0: never split), got '{text}'")
+        return int(text)
+
+    p.add_argument("--split-ops", type=count, default=SPLIT_OPS, metavar="N",
+                   help="analyse a module of more than N ops by parts: functions with all they "
+                        "call or are called by, one part's engine state in memory at a time; "
+                        f"same output (0: the whole module at once; default {SPLIT_OPS})")
+
+
 def add_stats(p) -> None:
     p.add_argument("--stats", action="store_true",
                    help="print the file's figures (the batch row's) on stderr")
@@ -80,6 +96,7 @@ def register(sub) -> None:
     add_analysis_options(p)
     p.add_argument("--format", choices=("mlir", "json"), default="mlir")
     add_stats(p)
+    add_split(p)
     p.set_defaults(func=run)
 
 
@@ -89,7 +106,8 @@ def run(args) -> int:
 
     def work(text: str, name: str) -> str:
         a = analyze(parse(text, name), strategy=args.strategy, engine=args.engine,
-                    rules=args.rules, z3_slices=args.z3_slices, options=oneshot_options(args))
+                    rules=args.rules, z3_slices=args.z3_slices, options=oneshot_options(args),
+                    split_ops=args.split_ops)
         if args.stats:
             print_stats(asdict(a.figures))
         if args.format == "json":

@@ -5,7 +5,13 @@ rewrite tensor IR into memref IR from the in-place decisions, then insert deallo
 from __future__ import annotations
 
 from bufferlog.commands import COMMANDS, add_engine, add_io, add_rules, run_on_input
-from bufferlog.commands.analyze import add_oneshot_options, add_stats, oneshot_options, print_stats
+from bufferlog.commands.analyze import (
+    add_oneshot_options,
+    add_split,
+    add_stats,
+    oneshot_options,
+    print_stats,
+)
 
 
 def register(sub) -> None:
@@ -26,6 +32,7 @@ def register(sub) -> None:
     add_engine(p)
     add_rules(p)
     add_stats(p)
+    add_split(p)
     add_oneshot_options(p)
     p.set_defaults(func=run)
 
@@ -86,7 +93,7 @@ def run(args) -> int:
             layout = opts.function_boundary_type_conversion
         b = bufferize(parse(text, name), strategy=args.strategy, dealloc=not args.no_dealloc,
                       layout=layout, engine=args.engine, rules=args.rules, options=opts,
-                      plan=plan_options(args))
+                      plan=plan_options(args), split_ops=args.split_ops)
         if args.stats:
             from bufferlog.core.records import asdict
 

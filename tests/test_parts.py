@@ -1,0 +1,244 @@
+"""Analysis and bufferization by parts (``--split-ops``, bufferlog/parts.py): the output
+must be the whole-module run's, byte for byte, and figure for figure.
+
+The programs: several generated programs (tests/gen_programs.py) in one module, each
+one's symbols renamed apart so that each is a part of its own; their dense constants
+repeat across programs, so the globals the parts make must be merged and renumbered as
+one rewrite of the whole module would number them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import oracle  # noqa: E402
+from bufferlog.frontend import split  # noqa: E402
+from gen_programs import generate  # noqa: E402
+
+from bufferlog import api  # noqa: E402
+from bufferlog.core import UserError  # noqa: E402
+
+needs_runner = pytest.mark.skipif(not oracle.available(run=True), reason="mlir-opt/mlir-runner missing")
+
+
+def together(seeds, size: int = 10, main: int = 0) -> str:
+    """The generated programs of ``seeds`` in one module; all but the ``main``-th have
+    their symbols suffixed (``@main_1``, ``@printMemrefF32_1``) and made private, so that
+    mlir-opt's --symbol-dce leaves the ``main``-th program alone."""
+    out = []
+    for k, s in enumerate(seeds):
+        text = generate(s, size)
+        if k != main:
+            text = re.sub(r"@([A-Za-z_][\w]*)", rf"@\1_{k}", text)
+            text = text.replace("func.func @", "func.func private @")
+        out.append(text)
+    return "\n".join(out)
+
+
+CONSTANTS = """
+func.func @a(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.add ins(%x, %c : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func @b(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<7.0> : tensor<4xf32>
+  %d = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.add ins(%c, %d : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = call @c(%r) : (tensor<4xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+func.func @c(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<9.0> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.add ins(%x, %c : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func @d(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<9.0> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.mul ins(%x, %c : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+
+
+def bufferized(text: str, split_ops: int, **kw) -> tuple[str, dict]:
+    b = api.bufferize(api.parse(text, "t.mlir"), split_ops=split_ops, **kw)
+    return b.print(), {**api.figures_row(b.analysis, b), **vars(b.plan)}
+
+
+def analysed(text: str, split_ops: int, **kw) -> tuple[str, dict]:
+    a = api.analyze(api.parse(text, "t.mlir"), split_ops=split_ops, **kw)
+    return a.annotated(), a.to_json()
+
+
+def conflicts_renumbered(text: str) -> str:
+    """Conflict tags numbered in order of first appearance (by parts they are numbered
+    part after part, as a whole by the decision order)."""
+    seen: dict[str, str] = {}
+    return re.sub(r"\b([CW])_(\d+)\[", lambda m: seen.setdefault(m.group(0), f"{m.group(1)}_{len(seen)}["), text)
+
+
+PROGRAMS = {"constants": CONSTANTS, "gen_0_4": together(range(5)),
+            "gen_5_9": together(range(5, 10), 14), "gen_10_13": together(range(10, 14), 20)}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("packed", [False, True])
+def test_bufferize_by_parts_is_the_whole_run(name, packed):
+    """Each component a part, or components packed into parts of half the module."""
+    text = PROGRAMS[name]
+    m = api.parse(text, "t.mlir")
+    split_ops = sum(1 for _ in m.walk()) // 2 if packed else 1
+    assert len(split.parts(m, split_ops)) >= 2, "the test needs several parts"
+    whole = bufferized(text, 0)
+    assert bufferized(text, split_ops) == whole
+    for kw in ({"dealloc": False}, {"layout": "infer-layout-map"}):
+        assert bufferized(text, split_ops, **kw) == bufferized(text, 0, **kw), kw
+
+
+OUTPUT_FIGURES = set(api.OutputFigures._fields)
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_optimal_by_parts_costs_what_the_whole_run_costs(name):
+    """The fewest copied bytes of a module is the sum of its parts' (no copy is shared
+    between parts), but Z3 may break a tie between equal-cost choices another way: the
+    analysis figures may differ (gen_10_13: a slice of a constant or the op writing into
+    it), the copies made may not."""
+    (text_1, fig_1), (text_0, fig_0) = (bufferized(PROGRAMS[name], n, strategy="optimal")
+                                        for n in (1, 0))
+    assert text_1 == text_0
+    assert {k: v for k, v in fig_1.items() if k in OUTPUT_FIGURES} == {
+        k: v for k, v in fig_0.items() if k in OUTPUT_FIGURES}
+
+
+def test_constants_merged_and_renumbered():
+    out, _ = bufferized(CONSTANTS, 1)
+    names = re.findall(r"memref.global \"private\" constant @(\w+)", out)
+    assert names == ["__constant_0", "__constant_1", "__constant_2"]  # [1,2,3,4] once
+    # @b's rewrite comes after its callee @c's: 9.0 is met before 7.0
+    assert "@__constant_1 : memref<4xf32> = dense<9.0>" in out
+    assert "@__constant_2 : memref<4xf32> = dense<7.0>" in out
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_analyze_by_parts_is_the_whole_run(name):
+    text = PROGRAMS[name]
+    whole_text, whole_json = analysed(text, 0)
+    text_1, json_1 = analysed(text, 1)
+    assert json_1 == whole_json
+    assert conflicts_renumbered(text_1) == conflicts_renumbered(whole_text)
+    (text_1, json_1), (text_0, json_0) = (analysed(text, n, options="dump-alias-sets") for n in (1, 0))
+    assert json_1 == json_0
+    assert conflicts_renumbered(text_1) == conflicts_renumbered(text_0)
+
+
+def test_a_module_within_the_limit_is_not_split():
+    m = api.parse(PROGRAMS["gen_0_4"], "t.mlir")
+    n = sum(1 for _ in m.walk()) - 1
+    assert split.parts(m, n) is None
+    assert len(split.parts(m, n - 1)) >= 2
+
+
+def test_components_follow_symbol_references():
+    text = """
+memref.global "private" @g : memref<4xf32> = dense<0.0>
+func.func private @decl(tensor<4xf32>)
+func.func @uses_g() -> f32 {
+  %m = memref.get_global @g : memref<4xf32>
+  %c0 = arith.constant 0 : index
+  %v = memref.load %m[%c0] : memref<4xf32>
+  return %v : f32
+}
+func.func @alone(%t: tensor<4xf32>) -> tensor<4xf32> {
+  return %t : tensor<4xf32>
+}
+func.func @calls_decl(%t: tensor<4xf32>) {
+  call @decl(%t) : (tensor<4xf32>) -> ()
+  return
+}
+"""
+    comps, sizes = split.components(api.parse(text, "t.mlir"))
+    assert comps == [[0, 2], [1, 4], [3]]
+    assert sizes[2] == 5  # the function and its four ops
+
+
+def test_an_opaque_attribute_naming_a_symbol_stops_the_split():
+    text = """
+func.func @f() attributes {x = #my.attr<@g>} {
+  return
+}
+func.func @g() {
+  return
+}
+"""
+    assert split.components(api.parse(text, "t.mlir")) is None
+    assert split.parts(api.parse(text, "t.mlir"), 1) is None
+
+
+def test_an_error_in_a_later_part_is_the_whole_runs_error():
+    text = PROGRAMS["constants"] + """
+func.func @bad(%t: tensor<4xf32>) -> tensor<4xf32> {
+  %r = "my.unknown"(%t) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+    with pytest.raises(UserError) as whole:
+        api.bufferize(api.parse(text, "t.mlir"), split_ops=0)
+    with pytest.raises(UserError) as parts:
+        api.bufferize(api.parse(text, "t.mlir"), split_ops=1)
+    assert (parts.value.message, parts.value.loc) == (whole.value.message, whole.value.loc)
+
+
+def test_an_analysis_by_parts_is_not_reused():
+    m = api.parse(PROGRAMS["constants"], "t.mlir")
+    a = api.analyze(m, split_ops=1)
+    with pytest.raises(UserError, match="by parts"):
+        api.bufferize(m, analysis=a)
+    with pytest.raises(UserError, match="by parts"):
+        api.explain(a, 3)
+
+
+def test_cli_split_ops(tmp_path):
+    src = tmp_path / "m.mlir"
+    src.write_text(PROGRAMS["gen_0_4"])
+    cmd = [sys.executable, "-m", "bufferlog"]
+    outs = [subprocess.run([*cmd, "bufferize", str(src), "--stats", "--split-ops", n],
+                           capture_output=True, text=True) for n in ("0", "1")]
+    assert outs[0].returncode == 0, outs[0].stderr
+    assert (outs[1].stdout, outs[1].stderr) == (outs[0].stdout, outs[0].stderr)
+    bad = subprocess.run([*cmd, "analyze", str(src), "--split-ops", "-3"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "--split-ops" in bad.stderr and "Traceback" not in bad.stderr
+    js = [json.loads(subprocess.run([*cmd, "analyze", str(src), "--format", "json", "--split-ops", n],
+                                    capture_output=True, text=True).stdout) for n in ("0", "1")]
+    assert js[0] == js[1]
+
+
+@needs_runner
+def test_by_parts_output_verifies_and_runs():
+    """@main is the last of five programs, each a part: its constants' globals are
+    renumbered and shared with the other parts'; it must print what it prints alone."""
+    text = together(range(5), main=4)
+    out, _ = bufferized(text, 1)
+    assert out == bufferized(text, 0)[0]
+    main = out.split("func.func @main(")[1]
+    assert int(max(re.findall(r"get_global @__constant_(\d+)", main), key=int)) >= 2  # renumbered
+    proc = subprocess.run([oracle.MLIR_OPT], input=out, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    got = oracle.run_program(oracle.mlir_opt(out, "--symbol-dce"), count=True)
+    ref = oracle.run_semantic(generate(4, 10))
+    assert got.returncode == 0, got.stderr[-2000:]
+    assert got.clean, (got.allocs, got.frees, got.live, got.double_frees, got.bad_frees)
+    assert oracle.print_data(got.stdout) == oracle.print_data(ref.stdout)
