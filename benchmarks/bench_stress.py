@@ -9,8 +9,8 @@ Inputs (benchmarks/gen_stress.py):
   about 6 GB, and 5,000 would need some 35 GB;
 * one dense literal of 20 MB: print, facts (the frontend part of analyze), bufferize
   (``--full``: a 50 MB one, print and bufferize);
-* 5 MB of small functions: print, facts (``--full``: analyze and bufferize too, and 50 MB,
-  print); 1 MB of them: analyze, bufferize;
+* 5 MB of small functions: print, facts, analyze and bufferize (by parts: more than
+  ``--split-ops`` ops); 1 MB of them: analyze, bufferize; ``--full``: 50 MB, print;
 * slices and shapes above 2^31 (a 32-bit fact column): analyze and bufferize work.
 
 ``facts`` has no mlir-opt job of its own; it is set against mlir-opt's analysis job
@@ -62,8 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     a.timeout = a.timeout or (600 if a.full else 120)
     cases = [("nested_if", 1000, ["print", "analyze", "bufferize"]),
              ("dense_mb", 20, ["print", "facts", "bufferize"]),
-             ("small_funcs_mb", 5, ["print", "facts"] + (["analyze", "bufferize"] if a.full
-                                                          else [])),
+             ("small_funcs_mb", 5, ["print", "facts", "analyze", "bufferize"]),
              ("small_funcs_mb", 1, ["analyze", "bufferize"])]
     if a.full:
         cases += [("nested_if", 2000, ["print", "analyze", "bufferize"]),

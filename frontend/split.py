@@ -7,8 +7,8 @@ attributes or of its nested ops' attributes) joins the referring op to the op de
 that symbol. The parts are unions of the connected components of that graph: every
 function is analysed with its callees and callers, and nothing outside a part names
 anything inside it. Ops that define no symbol are all kept together in one component.
-A module whose attributes may hide references (an opaque attribute naming ``@...``)
-is not split.
+A module whose attributes may hide references (an opaque attribute naming ``@...``),
+or whose top-level ops define or use values, is not split.
 """
 
 from __future__ import annotations
@@ -38,8 +38,11 @@ def _refs(attr) -> Iterator[str | None]:
 def components(module: Module) -> tuple[list[list[int]], list[int]] | None:
     """The connected components of the module's top-level ops (their indices in the
     body, each component in body order, components by their first op) and each top-level
-    op's op count (itself and every nested op); None if a reference cannot be read."""
+    op's op count (itself and every nested op); None if a reference cannot be read or a
+    top-level op has operands or results."""
     ops = module.body.ops
+    if any(op.results or op.operands for op in ops):  # values at module level: keep whole
+        return None
     up = list(range(len(ops)))
 
     def find(i: int) -> int:
@@ -85,11 +88,17 @@ def parts(module: Module, max_ops: int) -> list[list[int]] | None:
     """The module's top-level op indices in parts of about ``max_ops`` ops each (a
     component larger than that is a part of its own), in body order of their first op;
     None when the module has at most ``max_ops`` ops or cannot be split."""
+    n = 0
+    for n, _ in enumerate(module.walk()):  # the module op, then every op in it
+        if n > max_ops:
+            break
+    if n <= max_ops:
+        return None
     found = components(module)
     if found is None:
         return None
     comps, sizes = found
-    if sum(sizes) <= max_ops or len(comps) < 2:
+    if len(comps) < 2:
         return None
     out: list[list[int]] = []
     cur: list[int] = []
