@@ -340,13 +340,12 @@ def analyze(source: Any, *, strategy: str = "oneshot", engine: str = "auto",
     split.py), one part's engine state alive at a time; such an analysis cannot be
     explained or reused by :func:`bufferize` (None: the whole module at once)."""
     module = _module(source)
-    if split_ops:
+    where = _parts(module, split_ops)
+    if where:
         from bufferlog.parts import analyze_by_parts
 
-        done = analyze_by_parts(module, split_ops, strategy=strategy, engine=engine,
+        return analyze_by_parts(module, where, strategy=strategy, engine=engine,
                                 rules=rules, z3_slices=z3_slices, options=options)
-        if done is not None:
-            return done
     with phase("analysis"), _stage(E.AnalysisError):
         from bufferlog.engine.oneshot import analyze_module
         from bufferlog.engine.run import resolve_engine
@@ -434,15 +433,14 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
         raise E.BufferizeError(f"function-boundary-type-conversion: '{layout}' is unknown "
                                f"(choose from {', '.join(LAYOUTS)})")
     if analysis is None and split_ops:
-        from bufferlog.parts import bufferize_by_parts
+        source = _module(source)
+        where = _parts(source, split_ops)
+        if where:
+            from bufferlog.parts import bufferize_by_parts
 
-        module = _module(source)
-        done = bufferize_by_parts(module, split_ops, strategy=strategy, dealloc=dealloc,
-                                  layout=layout, engine=engine, rules=rules, options=options,
-                                  plan=plan)
-        if done is not None:
-            return done
-        source = module
+            return bufferize_by_parts(source, where, strategy=strategy, dealloc=dealloc,
+                                      layout=layout, engine=engine, rules=rules,
+                                      options=options, plan=plan)
     a = analysis or analyze(source, strategy=strategy, engine=engine, rules=rules,
                             options=options)
     _whole(a)
@@ -450,6 +448,15 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
     source_ops = {str(op.loc): op.name for op in module.walk()}
     planned, stats = _rewrite(a, layout, engine, rules, plan, dealloc)
     return _bufferized(module, a, source_ops, planned, stats)
+
+
+def _parts(module: Any, split_ops: int | None) -> list[list[int]] | None:
+    """The parts ``module`` is analysed by (frontend/split.py), None for the whole."""
+    if not split_ops:
+        return None
+    from bufferlog.frontend.split import parts
+
+    return parts(module, split_ops)
 
 
 def _whole(a: Analysis) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from bufferlog.backend.bufferize import functions
 from bufferlog.backend.ir_edit import walk_ops
 from bufferlog.frontend import attrs as A
-from bufferlog.frontend.split import parts, put_back, submodule
+from bufferlog.frontend.split import put_back, submodule
 
 
 def _decision_tops(a, where: list[int]) -> list[int]:
@@ -95,14 +95,12 @@ def _free(a):
     return a
 
 
-def analyze_by_parts(module, max_ops: int, *, strategy: str, engine: str, rules: Any,
-                     z3_slices: Any, options: Any):
-    """:func:`bufferlog.api.analyze` of ``module`` part by part (None: one part)."""
+def analyze_by_parts(module, split: list[list[int]], *, strategy: str, engine: str,
+                     rules: Any, z3_slices: Any, options: Any):
+    """:func:`bufferlog.api.analyze` of ``module`` by the parts ``split`` (top-level op
+    indices, frontend/split.py ``parts``)."""
     from bufferlog.api import analyze
 
-    split = parts(module, max_ops)
-    if split is None:
-        return None
     ops = list(module.body.ops)
     merged = _Merged()
     a = None
@@ -116,15 +114,12 @@ def analyze_by_parts(module, max_ops: int, *, strategy: str, engine: str, rules:
     return merged.analysis(module, a.strategy, a.engine, a.options)
 
 
-def bufferize_by_parts(module, max_ops: int, *, strategy: str, dealloc: bool, layout: str,
-                       engine: str, rules: Any, options: Any, plan: Any):
-    """:func:`bufferlog.api.bufferize` of ``module`` part by part (None: one part)."""
+def bufferize_by_parts(module, split: list[list[int]], *, strategy: str, dealloc: bool,
+                       layout: str, engine: str, rules: Any, options: Any, plan: Any):
+    """:func:`bufferlog.api.bufferize` of ``module`` by the parts ``split``."""
     from bufferlog.api import DeallocStats, _bufferized, _rewrite, analyze
     from bufferlog.backend.plan import PlanStats
 
-    split = parts(module, max_ops)
-    if split is None:
-        return None
     ops = list(module.body.ops)
     source_ops = {str(op.loc): op.name for op in module.walk()}
     merged = _Merged()

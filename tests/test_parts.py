@@ -29,13 +29,14 @@ from bufferlog.core import UserError  # noqa: E402
 needs_runner = pytest.mark.skipif(not oracle.available(run=True), reason="mlir-opt/mlir-runner missing")
 
 
-def together(seeds, size: int = 10, main: int = 0) -> str:
+def together(seeds, size: int = 10, main: int = 0, **flags) -> str:
     """The generated programs of ``seeds`` in one module; all but the ``main``-th have
     their symbols suffixed (``@main_1``, ``@printMemrefF32_1``) and made private, so that
-    mlir-opt's --symbol-dce leaves the ``main``-th program alone."""
+    mlir-opt's --symbol-dce leaves the ``main``-th program alone. ``flags``: the
+    generator's (forall, cf, dps, views)."""
     out = []
     for k, s in enumerate(seeds):
-        text = generate(s, size)
+        text = generate(s, size, **flags)
         if k != main:
             text = re.sub(r"@([A-Za-z_][\w]*)", rf"@\1_{k}", text)
             text = text.replace("func.func @", "func.func private @")
@@ -91,7 +92,9 @@ def conflicts_renumbered(text: str) -> str:
 
 
 PROGRAMS = {"constants": CONSTANTS, "gen_0_4": together(range(5)),
-            "gen_5_9": together(range(5, 10), 14), "gen_10_13": together(range(10, 14), 20)}
+            "gen_5_9": together(range(5, 10), 14), "gen_10_13": together(range(10, 14), 20),
+            "gen_forall_cf": together(range(20, 24), 14, forall=True, cf=True),
+            "gen_dps_views": together(range(30, 34), 14, dps=True, views=True)}
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
