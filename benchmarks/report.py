@@ -64,6 +64,16 @@ def target_rows() -> list[str]:
         e1, e2 = sc["chain_analysis"]["exponent_bufferlog"], sc["chain_analysis"]["exponent_mlir_opt"]
         add(f"growth exponent, chain {sizes[0]:,} to {sizes[-1]:,} ops", num(e1), num(e2), "",
             "linear (≤ 1.15)", None if e1 is None else e1 <= 1.15)
+        for shape, what in (("for_body", "ops in one `scf.for` body"),
+                            ("alias_writes", "writes into one alias set"),
+                            ("small_funcs", "MB of small functions")):
+            g = sc.get(shape)
+            if g is None:
+                continue
+            ns = list(g["sizes"])
+            e1, e2 = g["exponent_bufferlog"], g["exponent_mlir_opt"]
+            add(f"growth exponent, {float(ns[0]):,g} to {float(ns[-1]):,g} {what}", num(e1),
+                num(e2), "", "linear (≤ 1.15)", None if e1 is None else e1 <= 1.15)
     if pf:
         s = pf["summary"].get("bufferize")
         if s:

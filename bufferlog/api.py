@@ -26,6 +26,8 @@ from bufferlog.core.source import decode
 from bufferlog.core.timing import phase
 
 STRATEGIES = ("oneshot", "optimal")
+#: the CLI's and batch's ``split_ops``: a module of more ops is processed by parts
+SPLIT_OPS = 4000
 LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map", "infer-layout-map")
 EMITS = ("memref-dealloc", "bufferization-dealloc")
 
@@ -340,7 +342,7 @@ def analyze(source: Any, *, strategy: str = "oneshot", engine: str = "auto",
     split.py), one part's engine state alive at a time; such an analysis cannot be
     explained or reused by :func:`bufferize` (None: the whole module at once)."""
     module = _module(source)
-    where = _parts(module, split_ops)
+    where = split(module, split_ops)
     if where:
         from bufferlog.parts import analyze_by_parts
 
@@ -434,7 +436,7 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
                                f"(choose from {', '.join(LAYOUTS)})")
     if analysis is None and split_ops:
         source = _module(source)
-        where = _parts(source, split_ops)
+        where = split(source, split_ops)
         if where:
             from bufferlog.parts import bufferize_by_parts
 
@@ -450,8 +452,9 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
     return _bufferized(module, a, source_ops, planned, stats)
 
 
-def _parts(module: Any, split_ops: int | None) -> list[list[int]] | None:
-    """The parts ``module`` is analysed by (frontend/split.py), None for the whole."""
+def split(module: Any, split_ops: int | None) -> list[list[int]] | None:
+    """The parts ``module`` is processed by with ``split_ops`` (top-level op indices,
+    frontend/split.py), None for the whole module."""
     if not split_ops:
         return None
     from bufferlog.frontend.split import parts

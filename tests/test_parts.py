@@ -245,3 +245,40 @@ def test_by_parts_output_verifies_and_runs():
     assert got.returncode == 0, got.stderr[-2000:]
     assert got.clean, (got.allocs, got.frees, got.live, got.double_frees, got.bad_frees)
     assert oracle.print_data(got.stdout) == oracle.print_data(ref.stdout)
+
+
+def test_batch_row_by_parts_is_the_whole_row(tmp_path, monkeypatch):
+    from bufferlog.app import batch
+
+    src = tmp_path / "m.mlir"
+    src.write_text(PROGRAMS["gen_0_4"])
+    timing = {"analysis_s"}
+    rows = []
+    for n in (0, 1):
+        monkeypatch.setattr(api, "SPLIT_OPS", n)
+        row = batch.analyze_file(str(src), batch.BatchOptions())
+        assert row["status"] == "ok", row
+        rows.append({k: v for k, v in row.items() if k not in timing})
+    assert rows[1] == rows[0]
+    assert rows[0]["_explain"] and rows[0]["copies"]
+
+
+def test_batch_row_by_parts_with_a_backend_error(tmp_path, monkeypatch):
+    """A bufferize error in a later part: the row is partial with the whole analysis's
+    figures, as without parts."""
+    from bufferlog.app import batch
+
+    src = tmp_path / "m.mlir"
+    src.write_text(PROGRAMS["constants"] + """
+func.func @late(%x: f32) -> tensor<4xf32> {
+  %g = "foo.make"(%x) : (f32) -> tensor<4xf32>
+  return %g : tensor<4xf32>
+}
+""")
+    rows = []
+    for n in (0, 1):
+        monkeypatch.setattr(api, "SPLIT_OPS", n)
+        row = batch.analyze_file(str(src), batch.BatchOptions())
+        rows.append({k: v for k, v in row.items() if k != "analysis_s"})
+    assert rows[1] == rows[0]
+    assert rows[0]["status"] == "partial" and rows[0]["bufferize_error"], rows[0]

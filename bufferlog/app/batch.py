@@ -44,6 +44,7 @@ from typing import Any
 from bufferlog import __version__
 from bufferlog.api import OutputFigures
 from bufferlog.core import InternalError, UserError, rules_dir
+from bufferlog.core.errors import BufferizeError, DeallocError
 from bufferlog.core.records import asdict, field, record, value_class
 from bufferlog.core.source import decode
 from bufferlog.frontend.gcpause import paused
@@ -353,12 +354,14 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
     from bufferlog.frontend import types as T
 
     module = api.parse(text, path)
-    a = api.analyze(module, strategy=options.strategy, engine=options.engine,
-                    rules=options.rules_dir)
-    row.update(asdict(a.figures), engine=a.engine)
     has_tensors = any(T.is_tensor(v.type) for op in module.walk() for v in op.results) or \
         any(T.is_tensor(v.type) for op in module.walk() for r in op.regions
             for b in r.blocks for v in b.args)
+    if has_tensors and api.split(module, api.SPLIT_OPS):
+        return _by_parts(path, text, module, options, row)
+    a = api.analyze(module, strategy=options.strategy, engine=options.engine,
+                    rules=options.rules_dir)
+    row.update(asdict(a.figures), engine=a.engine)
     if not has_tensors:  # memref IR: the dealloc backend applies directly
         row.update(out_of_place_operands=None, out_of_place_bytes=None)
     try:
@@ -374,6 +377,29 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
     row["copies_by_cause"] = copies_by_cause(copies)
     if options.explain:
         row["_explain"] = explain_copies(path, a, copies)
+
+
+def _by_parts(path: str, text: str, module: Any, options: BatchOptions, row: dict) -> None:
+    """:func:`_analyze_text` for a tensor module of more than ``api.SPLIT_OPS`` ops: the
+    analysis and the backend run part by part, as the single-file commands do
+    (bufferlog/parts.py), and give the same row. A backend error leaves the figures of an
+    analysis by parts."""
+    from bufferlog import api
+
+    try:
+        b = api.bufferize(module, strategy=options.strategy, engine=options.engine,
+                          rules=options.rules_dir, split_ops=api.SPLIT_OPS)
+    except (BufferizeError, DeallocError) as e:
+        a = api.analyze(api.parse(text, path), strategy=options.strategy, engine=options.engine,
+                        rules=options.rules_dir, split_ops=api.SPLIT_OPS)
+        row.update(asdict(a.figures), engine=a.engine)
+        row.update(bufferize_error=e.message, bufferize_error_loc=str(e.loc) if e.loc else path)
+        return
+    row.update(asdict(b.analysis.figures), engine=b.analysis.engine)
+    row.update(asdict(b.figures))
+    row["copies_by_cause"] = copies_by_cause(b.copies)
+    if options.explain:
+        row["_explain"] = explain_copies(path, b.analysis, b.copies)
 
 
 def copies_by_cause(copies: list) -> list[dict]:

@@ -62,11 +62,9 @@ def oneshot_options(args):
     return replace(opts, **changes) if changes else opts
 
 
-#: ``--split-ops`` default: a module of more ops is analysed by parts (bufferlog/parts.py)
-SPLIT_OPS = 4000
-
-
 def add_split(p) -> None:
+    from bufferlog.api import SPLIT_OPS
+
     def count(text: str) -> int:
         if not text.isdigit():
             raise argparse.ArgumentTypeError(f"expected a number of ops (0: never split), got '{text}'")
