@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from bufferlog.frontend import attrs as A
 from bufferlog.frontend.ir import Block, Module, Op, Region
 
+from bufferlog.core.unionfind import UnionFind
+
 
 def _refs(attr) -> Iterator[str | None]:
     """The root names of the symbol references in ``attr`` (None: an opaque attribute
@@ -43,19 +45,7 @@ def components(module: Module) -> tuple[list[list[int]], list[int]] | None:
     ops = module.body.ops
     if any(op.results or op.operands for op in ops):  # values at module level: keep whole
         return None
-    up = list(range(len(ops)))
-
-    def find(i: int) -> int:
-        while up[i] != i:
-            up[i] = up[up[i]]
-            i = up[i]
-        return i
-
-    def union(i: int, j: int) -> None:
-        i, j = find(i), find(j)
-        if i != j:
-            up[max(i, j)] = min(i, j)
-
+    sets = UnionFind()
     defines = {}
     for i, op in enumerate(ops):
         sym = op.attrs.get("sym_name")
@@ -63,7 +53,7 @@ def components(module: Module) -> tuple[list[list[int]], list[int]] | None:
             defines[sym.value] = i
     anonymous = [i for i, op in enumerate(ops) if not isinstance(op.attrs.get("sym_name"), A.StringAttr)]
     for i in anonymous[1:]:
-        union(anonymous[0], i)
+        sets.union(anonymous[0], i)
     sizes = []
     for i, op in enumerate(ops):
         n = 0
@@ -76,11 +66,11 @@ def components(module: Module) -> tuple[list[list[int]], list[int]] | None:
                             return None
                         j = defines.get(root)
                         if j is not None:
-                            union(i, j)
+                            sets.union(i, j)
         sizes.append(n)
     groups: dict[int, list[int]] = {}
-    for i in range(len(ops)):
-        groups.setdefault(find(i), []).append(i)
+    for i in range(len(ops)):  # in order: a component comes at its first op
+        groups.setdefault(sets.find(i), []).append(i)
     return list(groups.values()), sizes
 
 
