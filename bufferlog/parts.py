@@ -15,12 +15,15 @@ and renumbered. In the analysis' annotated IR, conflicts are numbered part after
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from bufferlog.backend.bufferize import functions
 from bufferlog.backend.ir_edit import walk_ops
 from bufferlog.frontend import attrs as A
 from bufferlog.frontend.split import put_back, submodule
+
+TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _decision_tops(a, where: list[int]) -> list[int]:

@@ -77,18 +77,22 @@ class Translation:
                           else [rule_text(r, marked) for r in prog.rules])
         from .check import _body_atoms
 
-        #: per rule, what :meth:`relevant` needs of it
-        self.shape = [_Shape(*_abstract(r.head), [_abstract(lit) for lit in r.body
-                                                  if isinstance(lit, Atom)],
-                             frozenset(a.rel for a, _ in _body_atoms(r.body)))
-                      for r in prog.rules]
-        self.order = _rule_order(self.shape)
+        shape = [_Shape(*_abstract(r.head), [_abstract(lit) for lit in r.body
+                                             if isinstance(lit, Atom)],
+                        frozenset(a.rel for a, _ in _body_atoms(r.body)))
+                 for r in prog.rules]
+        self.order = _rule_order(shape)
+        #: per rule, its head's relation and every relation it reads. (The rules' shapes
+        #: themselves are not kept: a process unpickles this translation from the rules
+        #: cache, and they were a third of its load time.)
+        self.heads = [rule.head for rule in shape]
+        self.reads = [rule.reads for rule in shape]
         #: per relation, the rules deriving it (:meth:`keep`)
         self.by_head: dict[str, list[int]] = {}
-        for i, rule in enumerate(self.shape):
+        for i, rule in enumerate(shape):
             self.by_head.setdefault(rule.head, []).append(i)
         #: per rule, its head and body as :meth:`reach` takes them (:func:`_compile`)
-        self.compiled = [_compile(rule) for rule in self.shape]
+        self.compiled = [_compile(rule) for rule in shape]
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
@@ -117,17 +121,17 @@ class Translation:
     def keep(self, fires: list[bool], wanted: frozenset[str]
              ) -> tuple[str, list[int], frozenset[str]]:
         """:meth:`relevant` for rules that can fire as ``fires`` says."""
-        by_head, shape = self.by_head, self.shape
+        by_head, reads = self.by_head, self.reads
         needed = set(wanted)
         todo = list(needed)
         while todo:  # what the rules that can fire for a needed relation read is needed
             for i in by_head.get(todo.pop(), ()):
                 if fires[i]:
-                    for rel in shape[i].reads:
+                    for rel in reads[i]:
                         if rel not in needed:
                             needed.add(rel)
                             todo.append(rel)
-        kept = [i for i, rule in enumerate(shape) if fires[i] and rule.head in needed]
+        kept = [i for i, head in enumerate(self.heads) if fires[i] and head in needed]
         return "".join(self.lines[i] + "\n" for i in kept), kept, frozenset(needed)
 
     def reach(self, facts: Facts, open_rels: Iterable[str] = (), settled: Reach | None = None
@@ -146,7 +150,7 @@ class Translation:
         whose rules read, at any depth, only facts this call has too: their rules are
         not taken again (engine/multishot.py)."""
         dom: dict[str, list] = {}
-        fires = [False] * len(self.shape)
+        fires = [False] * len(self.heads)
         skip: frozenset[str] = frozenset()
         if settled is not None:
             dom = {rel: list(cols) for rel, cols in settled.dom.items()}
@@ -159,7 +163,7 @@ class Translation:
             dom[rel] = [_ANY] * len(self.prog.decls[rel].attrs)
         compiled = self.compiled
         for group, recursive in self.order:
-            if self.shape[group[0]].head in skip:
+            if self.heads[group[0]] in skip:
                 continue
             todo = group
             while todo:
@@ -176,14 +180,15 @@ class Translation:
                 if not recursive or not grown:
                     break
                 # again only the rules that read a relation that grew (semi-naive)
-                todo = [i for i in group if any(rel in grown for rel, _ in self.shape[i].body)]
+                todo = [i for i in group
+                        if any(atom[0] in grown for atom in compiled[i][2])]
         return Reach(dom, fires, skip)
 
     def settle(self, reach: Reach, rels: frozenset[str]) -> Reach:
         """``reach`` kept for the derived relations ``rels`` only: the ``settled`` of
         later calls whose facts differ only in relations that ``rels`` do not read."""
         return Reach({r: c for r, c in reach.dom.items() if r in rels},
-                     [f and self.shape[i].head in rels for i, f in enumerate(reach.fires)],
+                     [f and self.heads[i] in rels for i, f in enumerate(reach.fires)],
                      rels)
 
     def fact_text(self, facts: Facts, pred: dict[str, str] | None = None) -> str:
@@ -237,7 +242,7 @@ _ANY = None  #: a column that may hold any value
 
 
 class _Shape(tuple):
-    """A rule as :meth:`Translation.relevant` sees it: ``(head, args, body, reads)``. Atom
+    """A rule as :class:`Translation` abstracts it: ``(head, args, body, reads)``. Atom
     arguments are a variable's name, ("=", constant) or None (anything else). (A tuple
     with named fields, written out: a ``NamedTuple`` class costs ~0.3 ms to create at
     every start-up.)"""
@@ -250,11 +255,6 @@ class _Shape(tuple):
 
     def __new__(cls, head: str, args: list, body: list[tuple[str, list]], reads: frozenset[str]):
         return tuple.__new__(cls, (head, args, body, reads))
-
-    def __reduce__(self):
-        """Unpickled by tuple's C constructor, not ``__new__``: the shapes travel in the
-        rules cache and are read by every process (halves their load)."""
-        return tuple.__new__, (_Shape, tuple(self))
 
 
 def _abstract(atom: Atom) -> tuple[str, list]:

@@ -36,16 +36,16 @@ def static_relations(tr: embedded.Translation, per_run: Iterable[str]) -> frozen
     """The derived relations of ``tr``'s program that read (positively, negated or in an
     aggregate, at any depth) none of the ``per_run`` input relations."""
     readers: dict[str, set[str]] = {}
-    for rule in tr.shape:
-        for rel in rule.reads:
-            readers.setdefault(rel, set()).add(rule.head)
+    for head, reads in zip(tr.heads, tr.reads, strict=True):
+        for rel in reads:
+            readers.setdefault(rel, set()).add(head)
     moving, todo = set(per_run), list(per_run)
     while todo:
         for head in readers.get(todo.pop(), ()):
             if head not in moving:
                 moving.add(head)
                 todo.append(head)
-    return frozenset(rule.head for rule in tr.shape) - moving
+    return frozenset(tr.heads) - moving
 
 
 class SharedRuns:
@@ -136,8 +136,8 @@ class SharedRuns:
 
     def _stays(self, i: int) -> bool:
         """Rule ``i`` derives a static relation: it lies in the base part. (Read from the
-        translation's shapes: the program's rules are unpickled only when used.)"""
-        return self.tr.shape[i].head in self.static
+        translation: the program's rules are unpickled only when used.)"""
+        return self.tr.heads[i] in self.static
 
     def _base(self) -> None:
         """Add and ground the base part: the shared facts and the static relations' rules

@@ -16,11 +16,14 @@ reported by :func:`bufferlog.engine.check.check` together with semantic errors.
 from __future__ import annotations
 
 import os
-import pickle
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+try:  # the C pickler alone: the pickle module's Python half costs ~3 ms of every start-up
+    from _pickle import dumps, loads
+except ImportError:  # pragma: no cover - other Pythons
+    from pickle import dumps, loads
 try:  # CPython's own SHA-1: hashlib would load OpenSSL first (~3.5 ms of every start-up)
     from _sha1 import sha1
 except ImportError:  # pragma: no cover - other Pythons
@@ -129,7 +132,7 @@ class Program:
         trees (unpickling those is most of the cache's load time)."""
         state = dict(self.__dict__)
         if "rules" in state:
-            state["rules"] = pickle.dumps(state["rules"], protocol=pickle.HIGHEST_PROTOCOL)
+            state["rules"] = dumps(state["rules"], protocol=-1)
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -142,7 +145,7 @@ class Program:
         blob = self.__dict__.get("_rules_blob")
         if name != "rules" or blob is None:
             raise AttributeError(name)
-        self.rules = pickle.loads(blob)
+        self.rules = loads(blob)
         del self.__dict__["_rules_blob"]
         return self.rules
 
@@ -203,14 +206,17 @@ class Program:
 
 def _disk_file(key: tuple) -> Path:
     """Where a checked program loaded with ``key`` is cached across processes: named by
-    the key and by the code that parses, checks and translates rules (a change to either
-    misses)."""
+    the key and by the code that parses, checks and translates rules, through each source
+    file's size and modification time, as Python's bytecode cache does (a change to either
+    misses; reading and hashing the sources cost ~0.8 ms a program)."""
     from bufferlog.core.resources import cache_dir
 
-    here = Path(__file__).parent
-    code = b"".join((here / n).read_bytes()
-                    for n in ("program.py", "dl_parse.py", "check.py", "embedded.py"))
-    name = sha1(repr(key).encode() + code).hexdigest()[:20]
+    here = os.path.dirname(__file__)
+    code = []
+    for n in ("program.py", "dl_parse.py", "check.py", "embedded.py"):
+        st = os.stat(os.path.join(here, n))
+        code.append((n, st.st_size, st.st_mtime_ns))
+    name = sha1(repr((key, code)).encode()).hexdigest()[:20]
     return cache_dir() / "rules" / f"{name}.pickle"
 
 
@@ -219,7 +225,7 @@ def _disk_load(key: tuple) -> tuple[tuple, Program] | None:
     costs ~0.5 s; unpickling ~10 ms). Its stamp is compared by the caller, so an edited
     rules file is reloaded."""
     try:
-        return pickle.loads(_disk_file(key).read_bytes())
+        return loads(_disk_file(key).read_bytes())
     except Exception:  # missing, unreadable or from another version: load normally
         return None
 
@@ -229,7 +235,7 @@ def _disk_save(key: tuple, hit: tuple[tuple, Program]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(hit, protocol=pickle.HIGHEST_PROTOCOL))
+        tmp.write_bytes(dumps(hit, protocol=-1))  # -1: the highest protocol
         os.replace(tmp, path)  # atomic: concurrent processes never read half a file
     except OSError:
         pass  # a read-only home: no cache, same results

@@ -20,12 +20,15 @@ from __future__ import annotations
 import marshal
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
 from bufferlog.core.regex import compile as compile_regex
 
 from . import parse_tables
 from .syntax_tree import Token, Tree
+
+TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
+if TYPE_CHECKING:
+    from typing import Any
 
 _PASS, _WRAP, _GENERAL = 0, 1, 2  # kinds of rule entries in Grammar._rules
 _IGNORE, _NEWLINE, _FAIL = 1, 2, 4  # Grammar._flags bits of a terminal

@@ -5,17 +5,19 @@ generated from the file names). lark analyses it (LALR(1), contextual lexer) onl
 cached tables match: ``build()`` turns lark's parse table, terminal order, keyword
 ("unless") maps and tree-shaping rules into lists, dicts, strings and ints, and
 ``load()`` keeps them in ``$BUFFERLOG_CACHE_DIR`` or ``$XDG_CACHE_HOME/bufferlog``
-(``~/.cache/bufferlog``) as one ``marshal`` file holding its key (the grammar, the lark
-version, the table format and the Python version) and named by a CRC of it. A fresh process reads that file (a few
-milliseconds) instead of rebuilding or unpickling lark's objects (0.5 s); if no cache
-directory is writable the tables are built in memory. ``frontend/lalr.py`` runs them.
+(``~/.cache/bufferlog``) in one file (:func:`read`) holding its key (the grammar, the
+lark version, the table format and the Python version) and named by a CRC of it. A fresh
+process maps that file (a few milliseconds) instead of rebuilding or unpickling lark's
+objects (0.5 s); if no cache directory is writable the tables are built in memory.
+``frontend/lalr.py`` runs them.
 
 Table layout (``FORMAT``):
 
 * ``symbols``: names; ids index this list (terminals, ``$END``, rule names).
 * ``states``: per parser state, ``marshal`` bytes of ``{symbol id: action}``; action
   ``>= 0`` shifts (or, for a rule name, goes) to that state, ``< 0`` reduces rule
-  ``-1 - action``. Decoded lazily: a file visits a fraction of the 2,000 states.
+  ``-1 - action``. Decoded lazily: a file visits a fraction of the 2,000 states, and a
+  cached file is mapped, so the others are not even read.
 * ``top_list``: the rule name whose reductions complete a top-level item.
 * ``rules``: ``(size, origin id, tree name, expand1, plan, trailing Nones)``; ``plan`` is
   ``None`` (children kept as they are) or ``[(index, inline, Nones before)]``, lark's
@@ -37,12 +39,15 @@ import re
 import sys
 import zlib
 from pathlib import Path
-from typing import Any
 
 from bufferlog.core.resources import cache_dir
 
+TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
+if TYPE_CHECKING:
+    from typing import Any
+
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
-FORMAT = 2
+FORMAT = 3
 #: terminals whose tokens abort the parse (the parser reports them as unknown ops)
 FAIL_TERMINALS = ("UNKNOWN_OP",)
 
@@ -84,9 +89,8 @@ def load() -> dict[str, Any]:
     key = tables_key(grammar)
     path = cache_dir() / "parser" / f"tables-{zlib.crc32(key.encode()):08x}.marshal"
     try:
-        with open(path, "rb") as f:
-            data = marshal.loads(f.read())
-        if isinstance(data, dict) and data.get("key") == key:
+        data = read(path)
+        if data.get("key") == key:
             return data
     except (OSError, EOFError, ValueError, TypeError):
         pass
@@ -96,17 +100,63 @@ def load() -> dict[str, Any]:
     return data
 
 
+#: the cache file's first bytes (then the header's length, 4 bytes little-endian)
+MAGIC = b"BLT3"
+
+
+def read(path: str | os.PathLike) -> dict[str, Any]:
+    """A cache file: ``MAGIC``, the header's length, the header (``marshal``: every table
+    but ``states``, plus ``state_ends``), then the states' bytes one after the other. The
+    file is mapped, not read: ``states`` is a :class:`StateBlobs` over the mapping, and a
+    parse touches the pages of the states it visits only (reading and unmarshalling all
+    1.7 MB of them cost ~5 ms of every start-up)."""
+    import mmap
+
+    with open(path, "rb") as f:
+        mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    if mm[:4] != MAGIC:
+        raise ValueError("not a tables file")
+    size = int.from_bytes(mm[4:8], "little")
+    data = marshal.loads(mm[8:8 + size])
+    if not isinstance(data, dict):
+        raise ValueError("not a tables file")
+    data["states"] = StateBlobs(memoryview(mm)[8 + size:], data.pop("state_ends"))
+    return data
+
+
+class StateBlobs:
+    """The ``marshal`` bytes of each parser state, as slices of one buffer."""
+
+    __slots__ = ("buf", "ends")
+
+    def __init__(self, buf: memoryview, ends: list[int]):
+        self.buf, self.ends = buf, ends
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def __getitem__(self, state: int) -> memoryview:
+        return self.buf[self.ends[state - 1] if state else 0:self.ends[state]]
+
+
 def _store(path: Path, data: dict[str, Any]) -> None:
     """Write atomically (concurrent processes may build the same tables)."""
     import tempfile
 
-    blob = marshal.dumps(data)
+    states = [bytes(data["states"][i]) for i in range(len(data["states"]))]
+    ends, end = [], 0
+    for blob in states:
+        end += len(blob)
+        ends.append(end)
+    header = marshal.dumps({**{k: v for k, v in data.items() if k != "states"},
+                            "state_ends": ends})
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tables-")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(blob)
+                f.write(MAGIC + len(header).to_bytes(4, "little") + header)
+                f.write(b"".join(states))
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):

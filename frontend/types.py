@@ -6,9 +6,12 @@ Dynamic dimensions are ``None`` in ``shape`` tuples and print as ``?``.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from bufferlog.core.records import value_class
+
+TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Type:

@@ -42,7 +42,6 @@ value's, a forward reference whose definition has another type, and redefined al
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
 
 from bufferlog.core.records import replace
 from bufferlog.core.regex import compile as compile_regex
@@ -53,6 +52,10 @@ from .dialects import PRINTERS, load_all
 from .ir import Block, BlockArg, Loc, Module, Op, OpResult, Region, Value
 from .parser import ISOLATED_OPS, MLIRSyntaxError
 from .trampoline import drive
+
+TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
+if TYPE_CHECKING:
+    from typing import Any
 
 #: ops with MLIR's IsTerminator trait among those we know
 TERMINATORS = frozenset({

@@ -8,7 +8,6 @@ directory is writable."""
 
 from __future__ import annotations
 
-import marshal
 import os
 import random
 import subprocess
@@ -198,7 +197,7 @@ def test_cache_written_reused_and_repaired(tmp_path: Path) -> None:
     cached.write_bytes(b"\x00garbage")
     r = _run_parse(env)
     assert r.returncode == 0 and r.stdout.strip() == "3", r.stderr
-    assert marshal.loads(cached.read_bytes())["format"] == parse_tables.FORMAT  # repaired
+    assert parse_tables.read(cached)["format"] == parse_tables.FORMAT  # repaired
 
 
 def test_unwritable_cache_dir_still_parses(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ tables without building a lark parser."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -31,6 +32,21 @@ def test_frontend_commands_import_no_heavy_package(args: list[str], tmp_path) ->
     assert r.returncode == 0, r.stderr
     assert "imported:\n" in r.stderr, r.stderr  # none of HEAVY was imported
 
+
+
+#: what a run of the analysis and the backend must not load: the heavy packages, and the
+#: standard modules a small file's run paid ~4 ms each for (typing, for annotations only;
+#: pickle's Python half, for the rules cache)
+NOT_FOR_A_RUN = (*HEAVY, "typing", "pickle")
+
+
+@pytest.mark.parametrize("command", ["analyze", "bufferize"])
+def test_a_run_imports_neither_typing_nor_pickle(command: str) -> None:
+    f = next(p for p in CORPUS_FILES if p.name == "mlp.mlir")
+    r = subprocess.run([sys.executable, "-c", PROBE.format(heavy=NOT_FOR_A_RUN), command,
+                        str(f), "-o", os.devnull], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.endswith("imported:\n"), r.stderr  # none of NOT_FOR_A_RUN was imported
 
 def test_only_the_command_run_is_imported(tmp_path) -> None:
     """The CLI builds the full sub-parser (and imports the module) of the command it runs

@@ -42,7 +42,10 @@ Contract (shared by every dialect module):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
+if TYPE_CHECKING:
+    from typing import Any
 
 DYNAMIC = -9223372036854775808  # ShapedType::kDynamic in static_* arrays
 

@@ -13,8 +13,6 @@ region when absent; scf.while regions ``[before, after]``; scf.forall operands
 
 from __future__ import annotations
 
-from typing import Any
-
 from bufferlog.core.records import value_class
 
 from ..attrs import DenseArrayAttr, UnitAttr
@@ -43,6 +41,10 @@ from ._smb import (
     typed_values,
     types_arrow,
 )
+
+TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
+if TYPE_CHECKING:
+    from typing import Any
 
 # -- helpers for the analysis ----------------------------------------------------------
 
