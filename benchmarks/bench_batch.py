@@ -1,13 +1,14 @@
 """Batch throughput against what a user would run instead.
 
-    python -m benchmarks.bench_batch [--repeat 2] [--jobs 1,2]
+    python -m benchmarks.bench_batch [--repeat 5] [--jobs 1,2]
 
 Files: the shared corpus and the executable torch models (every file once: nothing is
 replicated, so start-up counts as it does for a user). bufferlog: one
 ``bufferlog batch FILES --jobs N --no-cache -q`` process, timed from spawn to exit.
 mlir-opt: ``mlir-opt-22 F --one-shot-bufferize=... --buffer-deallocation-pipeline`` run
 once per file, sequentially, each process timed and summed (not through the batch's own
-comparison code). The runs alternate (bufferlog, mlir-opt, ...), medians kept.
+comparison code). The runs alternate (bufferlog, mlir-opt, ...), medians kept: five
+of each by default, as single runs on a shared 2-core machine vary by a third.
 Writes benchmarks/results/batch.json (files/s of each side, ratio)."""
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def mlir_sequential(paths: list[str]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_batch")
-    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--jobs", default="1,2")
     a = ap.parse_args(argv)
     paths = files()
