@@ -112,7 +112,7 @@ def test_a_just_changed_file_is_stamped_by_content(tmp_path):
 
 def test_a_cached_program_runs_without_unpickling_its_rules(tmp_path):
     """A process whose programs come from the disk cache analyses and bufferizes a module
-    with the rules' engine text and shapes alone: the rule trees (most of the cache's
+    with the rules' engine text and compiled forms alone: the rule trees (most of the cache's
     load time) stay pickled. A run that reads ``Program.rules`` (e.g. the analysis's
     shared runs once did, ~16 ms) fails this."""
     import os
