@@ -206,16 +206,14 @@ class Program:
 
 def _disk_file(key: tuple) -> Path:
     """Where a checked program loaded with ``key`` is cached across processes: named by
-    the key and by the code that parses, checks and translates rules, through each source
-    file's size and modification time, as Python's bytecode cache does (a change to either
-    misses; reading and hashing the sources cost ~0.8 ms a program)."""
+    the key and by the code that parses, checks and translates rules, through the
+    :func:`_stamp` of its source files (a change to either misses; reading and hashing
+    the sources cost ~0.8 ms a program)."""
     from bufferlog.core.resources import cache_dir
 
-    here = os.path.dirname(__file__)
-    code = []
-    for n in ("program.py", "dl_parse.py", "check.py", "embedded.py"):
-        st = os.stat(os.path.join(here, n))
-        code.append((n, st.st_size, st.st_mtime_ns))
+    here = Path(__file__).parent
+    code = _stamp([here / n for n in ("program.py", "dl_parse.py", "check.py", "embedded.py")],
+                  None)
     name = sha1(repr((key, code)).encode()).hexdigest()[:20]
     return cache_dir() / "rules" / f"{name}.pickle"
 

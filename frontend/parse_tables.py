@@ -38,6 +38,7 @@ import os
 import re
 import sys
 import zlib
+from itertools import accumulate
 from pathlib import Path
 
 from bufferlog.core.resources import cache_dir
@@ -143,13 +144,9 @@ def _store(path: Path, data: dict[str, Any]) -> None:
     """Write atomically (concurrent processes may build the same tables)."""
     import tempfile
 
-    states = [bytes(data["states"][i]) for i in range(len(data["states"]))]
-    ends, end = [], 0
-    for blob in states:
-        end += len(blob)
-        ends.append(end)
+    states = data["states"]  # as build() made them: a list of bytes
     header = marshal.dumps({**{k: v for k, v in data.items() if k != "states"},
-                            "state_ends": ends})
+                            "state_ends": list(accumulate(map(len, states)))})
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tables-")

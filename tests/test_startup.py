@@ -33,7 +33,6 @@ def test_frontend_commands_import_no_heavy_package(args: list[str], tmp_path) ->
     assert "imported:\n" in r.stderr, r.stderr  # none of HEAVY was imported
 
 
-
 #: what a run of the analysis and the backend must not load: the heavy packages, and the
 #: standard modules a small file's run paid ~4 ms each for (typing, for annotations only;
 #: pickle's Python half, for the rules cache)
@@ -47,6 +46,7 @@ def test_a_run_imports_neither_typing_nor_pickle(command: str) -> None:
                         str(f), "-o", os.devnull], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stderr.endswith("imported:\n"), r.stderr  # none of NOT_FOR_A_RUN was imported
+
 
 def test_only_the_command_run_is_imported(tmp_path) -> None:
     """The CLI builds the full sub-parser (and imports the module) of the command it runs
