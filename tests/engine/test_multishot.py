@@ -154,3 +154,44 @@ def test_analysis_sessions_share_and_free_their_control(monkeypatch):
     api.analyze(api.parse(text, "<test>"), engine="embedded")
     assert runs == [0, 1]  # the first run, then the certificate, in one control
     assert set(made) == set(freed)
+
+
+EMPTY_STATIC = """
+.decl edge(a: number, b: number)
+.input edge
+.decl chosen(o: number)
+.input chosen
+// static, and empty on the facts below although its columns may hold any value
+.decl two_cycle(a: number)
+two_cycle(a) :- edge(a, b), edge(b, a).
+.decl chosen_on_cycle(a: number)
+chosen_on_cycle(a) :- two_cycle(a), chosen(a).
+.decl chosen_edge(a: number, b: number)
+chosen_edge(a, b) :- chosen(a), edge(a, b).
+"""
+
+
+def test_a_static_relation_the_base_left_empty_prunes_its_readers(monkeypatch):
+    """reach's column sets say `two_cycle` may hold tuples; the grounded base holds none,
+    so the run is not given the rule reading it, and its answer is still the run alone's."""
+    prog = Program.from_text(EMPTY_STATIC)
+    prog.require_valid()
+    rows = _own(prog, {"edge": [(1, 2), (2, 3), (3, 1)]})
+    texts: list[str] = []
+    real_add = clingo_api.Control.add
+
+    def add(self, text, part="base"):
+        if part == "run1":
+            texts.append(text)
+        real_add(self, text, part)
+
+    monkeypatch.setattr(clingo_api.Control, "add", add)
+    out = ["chosen_on_cycle", "chosen_edge"]
+    with SharedRuns(prog, rows, out) as shared:
+        facts = {**rows, **_own(prog, {"chosen": [(1,), (2,)]})}
+        got = shared.evaluate(facts, out)
+        assert shared.runs == 1
+    assert got == embedded.evaluate(prog, facts, out) == \
+        {"chosen_on_cycle": set(), "chosen_edge": {(1, 2), (2, 3)}}
+    run_rules = "".join(texts)
+    assert ":- p1_chosen(V_a), r_edge" in run_rules and "two_cycle" not in run_rules
