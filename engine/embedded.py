@@ -191,19 +191,21 @@ class Translation:
                      [f and self.heads[i] in rels for i, f in enumerate(reach.fires)],
                      rels)
 
+    def fact_rows(self, facts: Facts, pred: dict[str, str] | None = None
+                  ) -> list[tuple[str, list[Tuple]]]:
+        """Validated facts as ``Control.add_facts`` takes them: each relation's predicate
+        (``pred``: other names than the translation's) with its rows."""
+        pred = self.pred if pred is None else pred
+        return [(pred[rel], rows) for rel, rows in facts.items() if rows]
+
     def fact_text(self, facts: Facts, pred: dict[str, str] | None = None) -> str:
-        """Validated facts as clingo facts, one ``%``-template per relation (the text is
-        what clingo takes fastest: its backend API needs a Python call per symbol, about
-        twice as slow on a 115,000-fact program). ``pred``: other predicate names than
-        the translation's (the text is then not kept with the rows)."""
-        keep = pred is None
+        """Validated facts as clingo text, one ``%``-template per relation: what
+        :meth:`fact_rows` adds, for the runs that need text (an error's located message,
+        tests through the ``clingo`` package). ``pred``: other predicate names."""
         pred = self.pred if pred is None else pred
         parts: list[str] = []
         for rel, rows in facts.items():
             if not rows:
-                continue
-            if keep and type(rows) is Validated and rows.engine_text is not None:
-                parts.append(rows.engine_text)
                 continue
             p = pred[rel]
             types = self.prog.column_types(rel)
@@ -218,10 +220,7 @@ class Translation:
                         quoted = {v: clingo_string(v) for v in set(cols[j])}
                         cols[j] = tuple(map(quoted.__getitem__, cols[j]))
                 rows = list(zip(*cols, strict=True))
-            text = "".join([line % row for row in rows])
-            if keep and type(facts[rel]) is Validated:  # the same rows come again in a session's next run
-                facts[rel].engine_text = text
-            parts.append(text)
+            parts.append("".join([line % row for row in rows]))
         return "".join(parts)
 
 
@@ -611,20 +610,17 @@ def evaluate(prog: Program, facts: Facts, relations: Iterable[str]) -> dict[str,
     tr = _translation(prog)
     text, kept, needed = tr.relevant(facts, frozenset(relations))
     with Control(["--warn=none"]) as ctl:
-        with phase("clingo input"):
-            try:
-                ctl.add(text)
-            except RuntimeError:
-                raise EngineError(_explain_clingo_error(tr, kept, ctl.messages)) from None
-            # facts no kept rule reads (e.g. the ops' text and locations) are left out
-            ctl.add(tr.fact_text({r: facts[r] for r in facts if r in needed}))
-            ctl.add("".join(f"#show {tr.pred[r]}/{len(prog.decls[r].attrs)}.\n"
-                            for r in relations))
-        with phase("clingo ground"):
-            try:
+        try:
+            with phase("clingo input"):
+                ctl.add_statements([tr.lines[i] for i in kept])
+                # facts no kept rule reads (e.g. the ops' text and locations) are left out
+                ctl.add_facts(tr.fact_rows({r: facts[r] for r in facts if r in needed}))
+                ctl.add("".join(f"#show {tr.pred[r]}/{len(prog.decls[r].attrs)}.\n"
+                                for r in relations))
+            with phase("clingo ground"):
                 ctl.ground()
-            except RuntimeError:
-                raise EngineError(_explain_clingo_error(tr, kept, ctl.messages)) from None
+        except RuntimeError:
+            raise EngineError(_clingo_error(tr, kept, text, facts, needed)) from None
         with phase("clingo output"):
             # stratified: one model, which the grounder already decided
             atoms = ctl.shown_atoms()
@@ -632,6 +628,23 @@ def evaluate(prog: Program, facts: Facts, relations: Iterable[str]) -> dict[str,
                 raise EngineError(NO_MODEL)
             atoms.sort()  # each predicate's atoms in one run of the list
             return {r: _tuples(atoms, tr.pred[r], len(prog.decls[r].attrs)) for r in relations}
+
+
+def _clingo_error(tr: Translation, kept: list[int], text: str, facts: Facts,
+                  needed: frozenset[str]) -> str:
+    """Why clingo refused the kept rules: they are given again as one text, whose line
+    numbers in clingo's messages name the rule at fault (the parsed statements that
+    failed carry none)."""
+    from .clingo_api import Control
+
+    with Control(["--warn=none"]) as ctl:
+        try:
+            ctl.add(text)
+            ctl.add(tr.fact_text({r: facts[r] for r in facts if r in needed}))
+            ctl.ground()
+        except RuntimeError:
+            pass
+        return _explain_clingo_error(tr, kept, ctl.messages)
 
 
 def _explain_clingo_error(tr: Translation, kept: list[int], messages: list[str]) -> str:

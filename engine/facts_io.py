@@ -33,13 +33,12 @@ class MalformedFacts(UserError):
 class Validated(list):
     """Rows :func:`normalize` already checked and deduplicated for one program: passed
     through as they are (a session validates its base facts once for all its runs), with
-    room for an engine to keep their text."""
+    room for the embedded engine to keep their column values."""
 
-    __slots__ = ("engine_text", "domains")
+    __slots__ = ("domains",)
 
     def __init__(self, rows: Iterable[Tuple] = ()):
         super().__init__(rows)
-        self.engine_text: str | None = None
         self.domains: list | None = None  # the embedded engine's column values
 
 

@@ -98,15 +98,15 @@ class SharedRuns:
         k = self.runs
         pred = {r: p if r in self.shared or r in self.static else f"p{k}_{p[2:]}"
                 for r, p in tr.pred.items()}
-        text = [tr.line(i, pred) for i in kept if not self._stays(i)]
+        lines = [tr.line(i, pred) for i in kept if not self._stays(i)]
         arity = {r: len(self.prog.decls[r].attrs) for r in relations}
-        text += [f"#show {pred[r]}/{arity[r]}." for r in relations]
+        lines += [f"#show {pred[r]}/{arity[r]}." for r in relations]
         part = f"run{k}"
         try:
             with phase("clingo input"):
-                self.ctl.add("\n".join(text) + "\n", part)
+                self.ctl.add_statements(lines, part)
                 own = {r: facts[r] for r in facts if r in needed and r not in self.shared}
-                self.ctl.add(tr.fact_text(own, pred), part)
+                self.ctl.add_facts(tr.fact_rows(own, pred))
             with phase("clingo ground"):
                 self.ctl.ground(part)
             with phase("clingo output"):
@@ -154,10 +154,10 @@ class SharedRuns:
         self.ctl = Control(["--warn=none"])
         try:
             with phase("clingo input"):
-                rules = "".join(tr.lines[i] + "\n" for i in sorted(self.base_rules))
-                self.ctl.add("#show.\n" + rules)  # nothing shown but what a run asks for
-                self.ctl.add(tr.fact_text({r: rows for r, rows in self.shared.items()
-                                           if r in needed}))
+                # nothing shown but what a run asks for
+                self.ctl.add_statements(["#show.", *(tr.lines[i] for i in sorted(self.base_rules))])
+                self.ctl.add_facts(tr.fact_rows({r: rows for r, rows in self.shared.items()
+                                                 if r in needed}))
             with phase("clingo ground"):
                 self.ctl.ground()
         except RuntimeError:

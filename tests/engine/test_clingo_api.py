@@ -80,3 +80,65 @@ def test_facts_of_reads_the_ground_program_across_parts():
         assert ctl.facts_of("s", 1) == ['s("x\\"y")']
         assert ctl.facts_of("f", 2) == [] and ctl.facts_of("nothing", 0) == []
         assert ctl.facts_of("c", 1) is None
+
+
+def _model(build) -> list[str]:
+    with Control(["--warn=none"]) as ctl:
+        build(ctl)
+        ctl.ground()
+        return sorted(ctl.shown_atoms())
+
+
+RULES = ['r(X,S) :- e(X,S), X > 1.', 'n :- e(_,"é\\"\\n").', "z :- zero.",
+         "#show r/2.", "#show n/0.", "#show z/0.", "#show e/2."]
+ROWS = [(1, "a"), (2, "b c"), (-3, 'é"\n'), (2147483647, "")]
+
+
+def test_parsed_statements_and_backend_facts_give_what_their_text_gives():
+    """add_statements (each line parsed once per process) and add_facts (clingo's
+    backend) against the text of the same rules and facts: numbers at the 32-bit edge,
+    quotes, newlines and non-ASCII strings, a fact of arity 0."""
+    text_facts = 'e(1,"a"). e(2,"b c"). e(-3,"é\\"\\n"). e(2147483647,""). zero.'
+    by_text = _model(lambda c: (c.add("\n".join(RULES)), c.add(text_facts)))
+    for _ in range(2):  # the second time from the caches of statements and symbols
+        assert _model(lambda c: (c.add_statements(RULES),
+                                 c.add_facts([("e", ROWS), ("zero", [()]), ("none", [])]))) \
+            == by_text
+    assert 'r(2,"b c")' in by_text and "n" in by_text and "z" in by_text
+
+
+def test_statements_go_to_their_part_and_facts_are_facts_for_later_parts():
+    with Control(["--warn=none"]) as ctl:
+        ctl.add_facts([("e", [(1, "a"), (2, "b")])])
+        ctl.add_statements(["f(X) :- e(X,_).", "#show f/1."])
+        ctl.ground()
+        ctl.add_statements(["g(X) :- f(X), X > 1."], "later")
+        assert not ctl.has_atoms("g", 1)
+        ctl.ground("later")
+        assert ctl.facts_of("g", 1) == ["g(2)"] and ctl.facts_of("e", 2) is not None
+        assert ctl.has_atoms("e", 2) and not ctl.has_atoms("e", 3)
+
+
+def test_a_statement_clingo_rejects_is_a_runtime_error():
+    with Control(["--warn=none"]) as ctl, pytest.raises(RuntimeError):
+        ctl.add_statements(["p(X) :- q."])
+        ctl.ground()
+
+
+def test_a_rule_clingo_rejects_is_named_by_its_location(monkeypatch):
+    """The parsed statements carry no line numbers: the evaluation gives the kept rules
+    again as text, whose numbered lines name the rule at fault."""
+    from bufferlog.engine import embedded
+    from bufferlog.engine.program import Program
+
+    prog = Program.from_text(".decl e(x: number)\n.input e\n.decl a(x: number)\n"
+                             ".decl b(x: number)\na(x) :- e(x).\nb(x) :- a(x).\n")
+    prog.require_valid()
+    tr = embedded._translation(prog)
+    bad = next(i for i, r in enumerate(prog.rules) if r.head.rel == "b")
+    lines = list(tr.lines)
+    lines[bad] = lines[bad].replace(":- r_a(V_x)", ":- r_a(_)")  # V_x now unsafe
+    monkeypatch.setattr(tr, "lines", lines)
+    with pytest.raises(embedded.EngineError) as e:
+        embedded.evaluate(prog, {"e": [(1,)]}, ["b"])
+    assert f"rejected the rule at {prog.rules[bad].loc}" in e.value.message

@@ -178,14 +178,14 @@ def test_a_static_relation_the_base_left_empty_prunes_its_readers(monkeypatch):
     prog.require_valid()
     rows = _own(prog, {"edge": [(1, 2), (2, 3), (3, 1)]})
     texts: list[str] = []
-    real_add = clingo_api.Control.add
+    real_add = clingo_api.Control.add_statements
 
-    def add(self, text, part="base"):
+    def add(self, lines, part="base"):
         if part == "run1":
-            texts.append(text)
-        real_add(self, text, part)
+            texts.extend(lines)
+        real_add(self, lines, part)
 
-    monkeypatch.setattr(clingo_api.Control, "add", add)
+    monkeypatch.setattr(clingo_api.Control, "add_statements", add)
     out = ["chosen_on_cycle", "chosen_edge"]
     with SharedRuns(prog, rows, out) as shared:
         facts = {**rows, **_own(prog, {"chosen": [(1,), (2,)]})}
