@@ -52,6 +52,9 @@ class Stats:
                 f"folded={self.folded} early={self.early}")
 
 
+_z3_local = None  #: a threading.local holding each thread's Z3 context (made with one)
+
+
 class Conditions:
     """Literals as Z3 booleans: i1 constants fold, every other i1 value is a free variable.
     Z3 is imported and its context made only when a condition does not fold by constants."""
@@ -68,10 +71,20 @@ class Conditions:
     @property
     def solver(self) -> z3.Solver:
         if self._solver is None:
+            global _z3_local
+            import threading
+
             import z3
 
-            # one context per run: Z3 contexts are not thread-safe
-            self._solver = z3.Solver(ctx=z3.Context())
+            if _z3_local is None:
+                _z3_local = threading.local()
+            # one context per thread (Z3 contexts are not thread-safe), kept for the next
+            # run: making one costs ~8 ms, and a run only asks whether formulas are
+            # unsatisfiable, which nothing left in the context changes
+            ctx = getattr(_z3_local, "ctx", None)
+            if ctx is None:
+                ctx = _z3_local.ctx = z3.Context()
+            self._solver = z3.Solver(ctx=ctx)
         return self._solver
 
     def literal(self, lit: Literal) -> z3.BoolRef:

@@ -37,7 +37,17 @@ from .program import Program
 
 def static_relations(tr: embedded.Translation, per_run: Iterable[str]) -> frozenset[str]:
     """The derived relations of ``tr``'s program that read (positively, negated or in an
-    aggregate, at any depth) none of the ``per_run`` input relations."""
+    aggregate, at any depth) none of the ``per_run`` input relations (remembered with the
+    translation: every analysis of a batch worker asks the same)."""
+    per_run = frozenset(per_run)
+    memo = tr.__dict__.setdefault("static_memo", {})
+    got = memo.get(per_run)
+    if got is None:
+        got = memo[per_run] = _static_relations(tr, per_run)
+    return got
+
+
+def _static_relations(tr: embedded.Translation, per_run: frozenset[str]) -> frozenset[str]:
     readers: dict[str, set[str]] = {}
     for head, reads in zip(tr.heads, tr.reads, strict=True):
         for rel in reads:

@@ -45,7 +45,7 @@ from bufferlog import __version__
 from bufferlog.api import OutputFigures
 from bufferlog.core import InternalError, UserError, rules_dir
 from bufferlog.core.errors import BufferizeError, DeallocError
-from bufferlog.core.records import asdict, field, record, value_class
+from bufferlog.core.records import asdict, field, record, replace, value_class
 from bufferlog.core.source import decode
 from bufferlog.frontend.gcpause import paused
 
@@ -351,8 +351,11 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
     rejects the file leaves its figures null and sets ``bufferize_error`` (the row's
     status becomes ``partial``); a bug there is an internal error of the whole row."""
     from bufferlog import api
+    from bufferlog.engine.run import resolve_engine
     from bufferlog.frontend import types as T
 
+    if options.engine == "auto":  # once, not in every run of the file's programs
+        options = replace(options, engine=resolve_engine(options.engine))
     module = api.parse(text, path)
     has_tensors = any(T.is_tensor(v.type) for op in module.walk() for v in op.results) or \
         any(T.is_tensor(v.type) for op in module.walk() for r in op.regions
