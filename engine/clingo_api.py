@@ -14,6 +14,7 @@ package), the ``clingo`` package is imported and its module used: the same calls
 
 from __future__ import annotations
 
+import _thread
 import sys
 
 TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
@@ -168,12 +169,13 @@ class Control:
         _check(lib.clingo_program_builder_begin(builder))
         add = lib.clingo_program_builder_add
         try:
-            for line in ("#program " + part + ".", *lines):
-                asts = _PARSED.get(line)
-                if asts is None:
-                    asts = _parse(line)
-                for ast in asts:
-                    _check(add(builder, ast))
+            with _PARSED_LOCK:  # threads share the cache, and clingo runs without the GIL
+                for line in ("#program " + part + ".", *lines):
+                    asts = _PARSED.get(line)
+                    if asts is None:
+                        asts = _parse(line)
+                    for ast in asts:
+                        _check(add(builder, ast))
         finally:
             _check(lib.clingo_program_builder_end(builder))
 
@@ -258,9 +260,11 @@ def _symbol(ffi: Any, lib: Any, value: int | str, out: Any) -> int:
     return out[0]
 
 
-#: rule line -> its parsed statements (references held for the process; see _parse)
+#: rule line -> its parsed statements (references held for the process; see _parse).
+#: Read and written only under _PARSED_LOCK.
 _PARSED: dict[str, tuple[Any, ...]] = {}
 _PARSED_MAX = 50_000  #: lines kept before the cache starts anew (~2 KB each)
+_PARSED_LOCK = _thread.allocate_lock()
 _parsed_now: list[Any] = []
 
 
@@ -275,7 +279,7 @@ _ast_callback: Any = None
 
 def _parse(line: str) -> tuple[Any, ...]:
     """The statements of ``line`` parsed by clingo (its leading ``#program base.`` left
-    out), kept in :data:`_PARSED`."""
+    out), kept in :data:`_PARSED`. The caller holds _PARSED_LOCK."""
     global _ast_callback
     ffi, lib = api()
     if _ast_callback is None:

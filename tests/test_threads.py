@@ -2,7 +2,10 @@
 several files at once in one process. Every Z3 user (engine/optimal.py, engine/slices.py,
 backend/dealloc.py) must keep to its own Z3 context — sharing Z3's global one crashed the
 process (segfault in Z3_solver_assert). Here the corpus is bufferized with the
-Z3-heavy ``optimal`` strategy concurrently, and every result must equal the sequential one."""
+Z3-heavy ``optimal`` strategy concurrently, and every result must equal the sequential one.
+The embedded engine's per-process caches are shared by the threads too: clingo's parsed
+rule statements (engine/clingo_api.py; without their lock the threads' parses mixed and
+this test failed) and its number and string symbols."""
 
 from __future__ import annotations
 
