@@ -138,20 +138,19 @@ class Control:
                     continue
                 c_name, n = name.encode(), len(rows[0])
                 cols = []
-                for col in zip(*rows, strict=True):
-                    got = []
-                    for v in col:
-                        s = numbers.get(v) if type(v) is int else strings.get(v)
-                        if s is None:
-                            s = _symbol(ffi, lib, v, sym)
-                        got.append(s)
+                for col in zip(*rows, strict=True):  # a column holds ints or strs only
+                    known = numbers if type(col[0]) is int else strings
+                    got = list(map(known.get, col))
+                    if None in got:
+                        got = [_symbol(ffi, lib, v, sym) if s is None else s
+                               for v, s in zip(col, got, strict=True)]
                     cols.append(got)
-                args = ffi.new("clingo_symbol_t[]", max(n, 1))
+                args, null = ffi.new("clingo_symbol_t[]", max(n, 1)), ffi.NULL
                 for row in zip(*cols, strict=True) if n else [()] * len(rows):
                     args[0:n] = row
-                    _check(function(c_name, args, n, True, sym))
-                    _check(add_atom(backend, sym, atom))
-                    _check(rule(backend, False, atom, 1, ffi.NULL, 0))
+                    if not (function(c_name, args, n, True, sym) and add_atom(backend, sym, atom)
+                            and rule(backend, False, atom, 1, null, 0)):
+                        _check(False)
         finally:
             _check(lib.clingo_backend_end(backend))
 
