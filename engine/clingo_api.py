@@ -245,7 +245,7 @@ class Control:
 
 _NUMBERS: dict[int, int] = {}  #: int -> its clingo symbol (symbols are process-wide)
 _STRINGS: dict[str, int] = {}  #: str -> its clingo symbol
-_SYMBOLS_MAX = 2_000_000  #: symbols remembered before both caches start anew
+_SYMBOLS_MAX = 200_000  #: symbols remembered before both caches start anew (~100 bytes each)
 
 
 def _symbol(ffi: Any, lib: Any, value: int | str, out: Any) -> int:
@@ -262,7 +262,7 @@ def _symbol(ffi: Any, lib: Any, value: int | str, out: Any) -> int:
 #: rule line -> its parsed statements (references held for the process; see _parse).
 #: Read and written only under _PARSED_LOCK.
 _PARSED: dict[str, tuple[Any, ...]] = {}
-_PARSED_MAX = 50_000  #: lines kept before the cache starts anew (~2 KB each)
+_PARSED_MAX = 20_000  #: lines kept before the cache starts anew (a few KB each)
 _PARSED_LOCK = _thread.allocate_lock()
 _parsed_now: list[Any] = []
 
