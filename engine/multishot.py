@@ -174,9 +174,10 @@ class SharedRuns:
             self.broken = True
             self.close()
             return
-        # a static relation the base derived no atom of is empty: the rules reading it
-        # cannot fire in any run (the column sets of reach only over-approximate)
+        # a static relation whose rules the base holds (it is needed) and of which it
+        # derived no atom is empty: the rules reading it cannot fire in any run (the
+        # column sets of reach only over-approximate that)
         dom = self.settled.dom
-        for rel in [r for r in dom if r in self.static]:
+        for rel in [r for r in dom if r in self.static and r in needed]:
             if not self.ctl.has_atoms(tr.pred[rel], len(self.prog.decls[rel].attrs)):
                 del dom[rel]
