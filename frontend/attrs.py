@@ -7,6 +7,7 @@ attributes) keep their source text verbatim, so printing them is exact.
 from __future__ import annotations
 
 from bufferlog.core.records import value_class
+from bufferlog.core.regex import compile as compile_regex
 
 TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
 if TYPE_CHECKING:
@@ -57,7 +58,14 @@ class FloatAttr(Attr):
         return f"{lit} : {self.type}" if self.type is not None else lit
 
 
+_NEEDS_ESCAPE = compile_regex(r'[\x00-\x1f"\\\x7f]')
+
+
 def escape_string(s: str) -> str:
+    """``s`` as an MLIR string literal: quotes, backslashes, newlines, tabs and the other
+    control characters escaped."""
+    if _NEEDS_ESCAPE.search(s) is None:  # most strings: nothing to escape
+        return '"' + s + '"'
     out = []
     for ch in s:
         o = ord(ch)

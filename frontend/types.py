@@ -22,7 +22,15 @@ class Type:
 
 
 def _dims(shape: tuple[int | None, ...]) -> str:
-    return "".join(("?" if d is None else str(d)) + "x" for d in shape)
+    got = _DIMS.get(shape)
+    if got is None:
+        if len(_DIMS) > 4096:
+            _DIMS.clear()
+        got = _DIMS[shape] = "".join(("?" if d is None else str(d)) + "x" for d in shape)
+    return got
+
+
+_DIMS: dict[tuple[int | None, ...], str] = {}  #: shape -> its "4x?x" text (a module has few)
 
 
 @value_class
