@@ -169,9 +169,11 @@ class Control:
         add = lib.clingo_program_builder_add
         try:
             with _PARSED_LOCK:  # threads share the cache, and clingo runs without the GIL
-                for line in ("#program " + part + ".", *lines):
+                lines = ["#program " + part + ".", *lines]
+                _parse_all([line for line in lines if line not in _PARSED])
+                for line in lines:
                     asts = _PARSED.get(line)
-                    if asts is None:
+                    if asts is None:  # the cache started anew meanwhile
                         asts = _parse(line)
                     for ast in asts:
                         _check(add(builder, ast))
@@ -276,31 +278,69 @@ def _keep_ast(ast: Any, _data: Any) -> bool:
 _ast_callback: Any = None
 
 
+def _parse_all(lines: list[str]) -> None:
+    """Parse ``lines`` into :data:`_PARSED` with one call of clingo's parser (a call per
+    line costs twice as much, which a process's first run would pay): when it yields one
+    statement per line, as rule lines do, each line gets its own; else each line is
+    parsed alone. The caller holds _PARSED_LOCK."""
+    if not lines:
+        return
+    asts = _parse_text("\n".join(lines))
+    if len(asts) != len(lines) or _first_lines(asts) != list(range(1, len(lines) + 1)):
+        _release(asts)
+        for line in lines:
+            _parse(line)
+        return
+    for line, ast in zip(lines, asts, strict=True):
+        _PARSED[line] = (ast,)
+
+
+def _first_lines(asts: tuple[Any, ...]) -> list[int]:
+    """The text line each statement of ``asts`` starts on."""
+    ffi, lib = api()
+    loc = ffi.new("clingo_location_t*")
+    out = []
+    for ast in asts:
+        _check(lib.clingo_ast_attribute_get_location(ast, lib.clingo_ast_attribute_location, loc))
+        out.append(loc.begin_line)
+    return out
+
+
 def _parse(line: str) -> tuple[Any, ...]:
-    """The statements of ``line`` parsed by clingo (its leading ``#program base.`` left
-    out), kept in :data:`_PARSED`. The caller holds _PARSED_LOCK."""
+    """The statements of ``line`` parsed by clingo, kept in :data:`_PARSED`. The caller
+    holds _PARSED_LOCK."""
+    asts = _PARSED[line] = _parse_text(line)
+    return asts
+
+
+def _parse_text(text: str) -> tuple[Any, ...]:
+    """The statements of ``text`` parsed by clingo (its leading ``#program base.`` left
+    out), each acquired: :data:`_PARSED` starts anew first if it is full."""
     global _ast_callback
     ffi, lib = api()
     if _ast_callback is None:
         _ast_callback = ffi.callback("clingo_ast_callback_t", _keep_ast)
     if len(_PARSED) >= _PARSED_MAX:
         for asts in _PARSED.values():
-            for ast in asts:
-                lib.clingo_ast_release(ast)
+            _release(asts)
         _PARSED.clear()
     _parsed_now.clear()
     try:
-        _check(lib.clingo_ast_parse_string(line.encode(), _ast_callback, ffi.NULL, ffi.NULL,
+        _check(lib.clingo_ast_parse_string(text.encode(), _ast_callback, ffi.NULL, ffi.NULL,
                                            ffi.NULL, ffi.NULL, 0))
-        asts = tuple(_parsed_now[1:])  # the first is the implicit "#program base."
+        _release(_parsed_now[:1])  # the implicit "#program base." that comes first
+        return tuple(_parsed_now[1:])
     except BaseException:
-        for ast in _parsed_now:
-            lib.clingo_ast_release(ast)
+        _release(_parsed_now)
         raise
     finally:
         _parsed_now.clear()
-    _PARSED[line] = asts
-    return asts
+
+
+def _release(asts: Any) -> None:
+    release = api()[1].clingo_ast_release
+    for ast in asts:
+        release(ast)
 
 
 def _atoms(ffi: Any, lib: Any, model: Any) -> list[str]:
