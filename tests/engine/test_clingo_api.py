@@ -142,3 +142,12 @@ def test_a_rule_clingo_rejects_is_named_by_its_location(monkeypatch):
     with pytest.raises(embedded.EngineError) as e:
         embedded.evaluate(prog, {"e": [(1,)]}, ["b"])
     assert f"rejected the rule at {prog.rules[bad].loc}" in e.value.message
+
+
+def test_lines_parsed_together_keep_their_own_statements():
+    """A control's new lines are parsed in one call and split back by line; a line of
+    two statements (or none) sends them line by line, with the same model as the text."""
+    for lines in (["u(1).", "v(X) :- u(X).", "#show v/1."],
+                  ["w(1). w(2).", "% nothing", "t(X) :- w(X).", "#show t/1."]):
+        assert _model(lambda c, ls=lines: c.add_statements(ls)) == \
+            _model(lambda c, ls=lines: c.add("\n".join(ls)))
