@@ -151,3 +151,5 @@ def test_lines_parsed_together_keep_their_own_statements():
                   ["w(1). w(2).", "% nothing", "t(X) :- w(X).", "#show t/1."]):
         assert _model(lambda c, ls=lines: c.add_statements(ls)) == \
             _model(lambda c, ls=lines: c.add("\n".join(ls)))
+    # each line keeps only its own statements for the next control (here: none)
+    assert _model(lambda c: c.add_statements(["% nothing", "#show w/1."])) == []
