@@ -145,11 +145,12 @@ def test_a_rule_clingo_rejects_is_named_by_its_location(monkeypatch):
 
 
 def test_lines_parsed_together_keep_their_own_statements():
-    """A control's new lines are parsed in one call and split back by line; a line of
-    two statements (or none) sends them line by line, with the same model as the text."""
+    """A control's new lines are parsed in one call and split back by line; lines whose
+    statements do not start one per line (two on one, none on another: as many as lines
+    in all) go line by line, with the same model as the text."""
     for lines in (["u(1).", "v(X) :- u(X).", "#show v/1."],
-                  ["w(1). w(2).", "% nothing", "t(X) :- w(X).", "#show t/1."]):
+                  ["w(1). w(2).", "", "t(X) :- w(X).", "#show t/1."]):
         assert _model(lambda c, ls=lines: c.add_statements(ls)) == \
             _model(lambda c, ls=lines: c.add("\n".join(ls)))
     # each line keeps only its own statements for the next control (here: none)
-    assert _model(lambda c: c.add_statements(["% nothing", "#show w/1."])) == []
+    assert _model(lambda c: c.add_statements(["", "#show w/1."])) == []
