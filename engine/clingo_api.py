@@ -201,26 +201,18 @@ class Control:
         finally:
             _check(lib.clingo_solve_handle_close(handle[0]))
 
-
     def has_atoms(self, name: str, arity: int) -> bool:
         """Whether the ground program holds an atom of predicate ``name``/``arity`` (a
         fact or not)."""
         ffi, lib = api()
-        atoms = ffi.new("clingo_symbolic_atoms_t**")
-        _check(lib.clingo_control_symbolic_atoms(self._ctl, atoms))
-        sig = ffi.new("clingo_signature_t*")
-        _check(lib.clingo_signature_create(name.encode(), arity, True, sig))
-        it, end = ffi.new("clingo_symbolic_atom_iterator_t*"), ffi.new("clingo_symbolic_atom_iterator_t*")
-        _check(lib.clingo_symbolic_atoms_begin(atoms[0], sig, it))
-        _check(lib.clingo_symbolic_atoms_end(atoms[0], end))
+        atoms, it, end = self._atoms_of(name, arity)
         flag = ffi.new("bool*")
-        _check(lib.clingo_symbolic_atoms_iterator_is_equal_to(atoms[0], it[0], end[0], flag))
+        _check(lib.clingo_symbolic_atoms_iterator_is_equal_to(atoms, it[0], end[0], flag))
         return not flag[0]
 
-    def facts_of(self, name: str, arity: int) -> list[str] | None:
-        """The text of every atom of predicate ``name``/``arity`` in the ground program,
-        without solving; None if one is not a fact (then only solving decides it). After
-        grounding a stratified program every atom is a fact."""
+    def _atoms_of(self, name: str, arity: int) -> tuple[Any, Any, Any]:
+        """The ground program's symbolic atoms, and the begin and end iterators over those
+        of predicate ``name``/``arity``."""
         ffi, lib = api()
         atoms = ffi.new("clingo_symbolic_atoms_t**")
         _check(lib.clingo_control_symbolic_atoms(self._ctl, atoms))
@@ -230,6 +222,14 @@ class Control:
         it, end = ffi.new("clingo_symbolic_atom_iterator_t*"), ffi.new("clingo_symbolic_atom_iterator_t*")
         _check(lib.clingo_symbolic_atoms_begin(atoms, sig, it))
         _check(lib.clingo_symbolic_atoms_end(atoms, end))
+        return atoms, it, end
+
+    def facts_of(self, name: str, arity: int) -> list[str] | None:
+        """The text of every atom of predicate ``name``/``arity`` in the ground program,
+        without solving; None if one is not a fact (then only solving decides it). After
+        grounding a stratified program every atom is a fact."""
+        ffi, lib = api()
+        atoms, it, end = self._atoms_of(name, arity)
         flag, sym = ffi.new("bool*"), ffi.new("clingo_symbol_t*")
         out: list[Any] = []
         while True:
