@@ -104,7 +104,7 @@ class Translation:
         return _MARKED.sub(lambda m: pred[m.group(1)], self.templates[i])
 
     def relevant(self, facts: Facts, wanted: frozenset[str], open_rels: Iterable[str] = (),
-                 settled: Reach | None = None) -> tuple[str, list[int], frozenset[str]]:
+                 settled: Reach | None = None) -> tuple[list[int], frozenset[str]]:
         """The rules that can matter: clingo grounds every rule it is given, and a rule's
         cost is mostly paid even when its body never holds (60-90 µs a rule; some 30 ms
         for the analysis's rules on a small module, of which a third fire).
@@ -114,12 +114,12 @@ class Translation:
         The rules left out never fire, or reach no asked-for relation: no asked-for tuple
         changes.
 
-        Returns the text, the kept rules' indices (line k of the text is rule
-        ``kept[k-1]``) and the relations whose facts the kept rules read."""
+        Returns the kept rules' indices (their clingo text: ``lines[i]`` for each) and
+        the relations whose facts the kept rules read."""
         return self.keep(self.reach(facts, open_rels, settled).fires, wanted)
 
     def keep(self, fires: list[bool], wanted: frozenset[str]
-             ) -> tuple[str, list[int], frozenset[str]]:
+             ) -> tuple[list[int], frozenset[str]]:
         """:meth:`relevant` for rules that can fire as ``fires`` says."""
         by_head, reads = self.by_head, self.reads
         needed = set(wanted)
@@ -132,7 +132,7 @@ class Translation:
                             needed.add(rel)
                             todo.append(rel)
         kept = [i for i, head in enumerate(self.heads) if fires[i] and head in needed]
-        return "".join(self.lines[i] + "\n" for i in kept), kept, frozenset(needed)
+        return kept, frozenset(needed)
 
     def reach(self, facts: Facts, open_rels: Iterable[str] = (), settled: Reach | None = None
               ) -> Reach:
@@ -608,7 +608,7 @@ def evaluate(prog: Program, facts: Facts, relations: Iterable[str]) -> dict[str,
 
     relations = list(relations)
     tr = _translation(prog)
-    text, kept, needed = tr.relevant(facts, frozenset(relations))
+    kept, needed = tr.relevant(facts, frozenset(relations))
     with Control(["--warn=none"]) as ctl:
         try:
             with phase("clingo input"):
@@ -620,7 +620,7 @@ def evaluate(prog: Program, facts: Facts, relations: Iterable[str]) -> dict[str,
             with phase("clingo ground"):
                 ctl.ground()
         except RuntimeError:
-            raise EngineError(_clingo_error(tr, kept, text, facts, needed)) from None
+            raise EngineError(_clingo_error(tr, kept, facts, needed)) from None
         with phase("clingo output"):
             # stratified: one model, which the grounder already decided
             atoms = ctl.shown_atoms()
@@ -630,16 +630,16 @@ def evaluate(prog: Program, facts: Facts, relations: Iterable[str]) -> dict[str,
             return {r: _tuples(atoms, tr.pred[r], len(prog.decls[r].attrs)) for r in relations}
 
 
-def _clingo_error(tr: Translation, kept: list[int], text: str, facts: Facts,
+def _clingo_error(tr: Translation, kept: list[int], facts: Facts,
                   needed: frozenset[str]) -> str:
     """Why clingo refused the kept rules: they are given again as one text, whose line
-    numbers in clingo's messages name the rule at fault (the parsed statements that
-    failed carry none)."""
+    numbers in clingo's messages name the rule at fault (line k is rule ``kept[k-1]``;
+    the parsed statements that failed carry none)."""
     from .clingo_api import Control
 
     with Control(["--warn=none"]) as ctl:
         try:
-            ctl.add(text)
+            ctl.add("".join(tr.lines[i] + "\n" for i in kept))
             ctl.add(tr.fact_text({r: facts[r] for r in facts if r in needed}))
             ctl.ground()
         except RuntimeError:

@@ -101,7 +101,7 @@ class SharedRuns:
             self._base()
         if self.broken:
             return embedded.evaluate(self.prog, facts, relations)
-        _, kept, needed = tr.relevant(facts, frozenset(relations), settled=self.settled)
+        kept, needed = tr.relevant(facts, frozenset(relations), settled=self.settled)
         if not self.base_rules.issuperset(i for i in kept if self._stays(i)):
             return embedded.evaluate(self.prog, facts, relations)  # not expected: see _base
         self.runs += 1
@@ -159,7 +159,7 @@ class SharedRuns:
         tr = self.tr
         reach = tr.reach(self.shared, open_rels=self.per_run)
         self.settled = tr.settle(reach, self.static)  # each run's selection starts from it
-        _, kept, needed = tr.keep(reach.fires, self.wanted)
+        kept, needed = tr.keep(reach.fires, self.wanted)
         self.base_rules = frozenset(i for i in kept if self._stays(i))
         self.ctl = Control(["--warn=none"])
         try:

@@ -129,7 +129,7 @@ def test_rules_that_cannot_fire_are_left_out():
     prog = Program.from_text(VALUES)
     tr = _translation(prog)
     facts = validated(prog, {"op": [(1, "sub")], "edge": [(1, 2)]})
-    _, kept, _ = tr.relevant(facts, frozenset(prog.decls))
+    kept, _ = tr.relevant(facts, frozenset(prog.decls))
     heads = {prog.rules[i].head.rel for i in kept}
     # kind(...) facts always; named/negative/loopy/far cannot fire ("sub" is no kind,
     # no op is "loop", nothing reaches 9); joined cannot: no op numbered 2
@@ -201,5 +201,5 @@ def test_fewer_rules_for_a_small_module():
     prog = load(RULES_FILE, None)
     rows = validated(prog, {**export(api.parse(path.read_text(), str(path))).rows,
                             **OneShotOptions().rule_facts()})
-    _, kept, _ = _translation(prog).relevant(rows, frozenset(["value_read"]))
+    kept, _ = _translation(prog).relevant(rows, frozenset(["value_read"]))
     assert 0 < len(kept) < len(prog.rules) // 2
