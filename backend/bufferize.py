@@ -200,6 +200,7 @@ class Bufferizer:
     def emit(self, name, operands=(), types=(), attrs=None) -> Op:
         op = Op(name, list(operands), list(types), attrs or {}, loc=self.ip.loc)
         op.src_loc, op.name_loc, op.cause = self.ip.src_loc, self.ip.name_loc, self.cause
+        op.origin = getattr(self.ip, "origin", self.ip)  # the input op it stands for
         return self.edits.insert_before(self.ip, op)
 
     def const_index(self, n: int) -> Value:
@@ -275,6 +276,8 @@ class Bufferizer:
             n = self.alloc_like(ranked)
             if read and not self.uninit(v):
                 self.copy(ranked, n)
+            elif self.uninit(v):
+                self.undefined(n)
         finally:
             self.cause = saved
         return self.cast(n, b.type) if ranked is not b else n
@@ -304,6 +307,9 @@ class Bufferizer:
 
     # .. driver
     def run(self) -> None:
+        from .output_map import anchors, record, snapshot
+
+        self.tensor_values = snapshot(self.m)
         self.tensor_operands = {op: {i: v.type for i, v in enumerate(op.operands) if T.is_tensor(v.type)}
                                 for op in walk_ops(self.m)}
         self.boundary_at: dict[Value, Op] = {}  # tensors left as such -> where to_buffer goes
@@ -315,9 +321,12 @@ class Bufferizer:
         self.nodrop: set[str] = set()
         for f in functions(self.m):
             self.func(f)
+        self.edits.flush()
+        anchor = anchors(self.dead)
         for op in reversed(self.dead):
             self.edits.remove(op)
         self.edits.flush()
+        record(self, list(walk_ops(self.m)), anchor)
         for op in walk_ops(self.m):
             if op.name == "func.func" or op in self.kept:
                 continue
@@ -489,7 +498,14 @@ class Bufferizer:
     # .. allocation-like ops
     def op_tensor_empty(self, op):
         t = op.result.type
-        self.done(op, self.alloc(memref_of(t), list(op.operands)))
+        self.done(op, self.undefined(self.alloc(memref_of(t), list(op.operands))))
+
+    @staticmethod
+    def undefined(b: Value) -> Value:
+        """``b``, an allocation whose contents the input leaves unspecified (the output
+        certificate lets a read see it before any write: the input reads garbage too)."""
+        b.op.tv_undef = True
+        return b
 
     def op_bufferization_alloc_tensor(self, op):
         from bufferlog.frontend.dialects.bufferization import alloc_tensor_parts
@@ -504,6 +520,8 @@ class Bufferizer:
         b = self.alloc(t, p.dynamic_sizes)
         if p.copy is not None:
             self.copy(self.B(p.copy), b)
+        else:
+            self.undefined(b)
         self.done(op, b)
 
     def op_arith_constant(self, op):
@@ -614,16 +632,20 @@ class Bufferizer:
 
     @staticmethod
     def kept_dims(shape, result_shape) -> list[int]:
-        """Dimensions kept by a (possibly rank-reducing) slice: unit dims are dropped
-        while there are more dims than the result has."""
+        """Dimensions kept by a (possibly rank-reducing) slice, as MLIR's rank-reduction
+        mask: greedily from the left, a size that matches the next result dimension
+        keeps it, a unit size that does not is dropped (sizes [1, 2, 1, 4] into 2x1x4
+        drop the first dimension, not the third)."""
         keep, j = [], 0
         for i, d in enumerate(shape):
-            left = len(shape) - i
-            need = len(result_shape) - j
-            if left > need and d == 1:
-                continue
-            keep.append(i)
-            j += 1
+            r = result_shape[j] if j < len(result_shape) else 0
+            if j < len(result_shape) and (d == r or (d != 1 and (d is None or r is None))):
+                keep.append(i)
+                j += 1
+            elif d != 1:
+                raise BufferizeError(f"bufferize: slice sizes {shape} do not reduce to {result_shape}")
+        if j != len(result_shape):
+            raise BufferizeError(f"bufferize: slice sizes {shape} do not reduce to {result_shape}")
         return keep
 
     def op_tensor_extract_slice(self, op):
@@ -651,8 +673,9 @@ class Bufferizer:
         saved, self.cause = self.cause, self.copy_cause(op, i)
         try:
             n = self.alloc_like(v)
-            if not self.uninit(op.operands[i]) and (
-                    (self.op_id.get(op, -1), i) in self.an.reads
+            if self.uninit(op.operands[i]):
+                self.undefined(n)
+            elif ((self.op_id.get(op, -1), i) in self.an.reads
                     or self.facts.value_id.get(r) in self.an.value_read):
                 self.copy(v, n)
         finally:
@@ -703,6 +726,9 @@ class Bufferizer:
         if isinstance(b.type, T.UnrankedMemRefType):
             self.fail(op, "bufferize: expand_shape of an unranked tensor")
         rt = expanded_type(b.type, list(t.shape), reassociation(op))
+        for pos, (x, d) in enumerate(zip(expand_output_shape(op), t.shape, strict=True)):
+            if isinstance(x, int) and d is not None and x != d:  # memref.expand_shape's verifier
+                self.fail(op, f"'memref.expand_shape' op invalid output shape provided at pos {pos}")
         attrs = {"reassociation": op.attrs["reassociation"],
                  "static_output_shape": op.attrs["static_output_shape"]}
         dyn = [x for x in expand_output_shape(op) if not isinstance(x, int)]
@@ -1084,8 +1110,9 @@ class Bufferizer:
             if i < first or not self.t_use(op, i):
                 types.append(None)
                 continue
-            # a copy only if the loop reads the init (its iter_arg), as mlir-opt
-            b = self.operand_buffer(op, i, (self.op_id.get(op, -1), i) in self.an.reads)
+            # an out-of-place init is always copied, as mlir-opt: with zero trips the
+            # loop's result is its init, whether or not the body reads it
+            b = self.operand_buffer(op, i)
             ro = getattr(strip_casts(b), "op", None)
             if ro is not None and ro.name == "memref.get_global":
                 b = self.fresh_copy(b)
@@ -1187,7 +1214,10 @@ class Bufferizer:
             if blk is not blocks[0]:
                 self.block_args(blk)
             yield blk
-        y = next(b.ops[-1] for b in blocks if b.ops and b.ops[-1].name == "scf.yield")
+        ys = [b.ops[-1] for b in blocks if b.ops and b.ops[-1].name == "scf.yield"]
+        if len(ys) != 1:
+            self.fail(op, "'scf.execute_region' op op without unique scf.yield is not supported")
+        y = ys[0]
         bufs = [self.B(v) if self.t_use(y, k) else v for k, v in enumerate(y.operands)]
         y.set_operands(bufs)
         self.retype(op.results, [b.type if self.t_use(y, k) else None for k, b in enumerate(bufs)])
@@ -1217,6 +1247,8 @@ class Bufferizer:
                 n = self.alloc_like(b)
                 if not self.uninit(v):
                     self.copy(b, n)
+                else:
+                    self.undefined(n)
                 b = n
             bufs.append(b)
             self.buf[arg] = b

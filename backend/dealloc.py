@@ -41,6 +41,7 @@ from .dealloc_frees import I1, Frees, Stats
 from .dealloc_rules import derive
 from .ir_edit import BlockEdits, walk_ops
 from .lower_switch import lower_switches
+from .output_map import handover
 
 EMITS = ("memref-dealloc", "bufferization-dealloc")
 
@@ -201,7 +202,9 @@ class Dealloc:
             op = self.f.ops[o]
             for r in op.results:
                 for u in list(r.uses):
+                    handover(u.op)
                     u.op.erase()  # stores into it and frees of it (no results)
+            handover(op)
             op.erase()
 
     # ------------------------------------------------------------------ 2. indicators

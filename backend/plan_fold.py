@@ -20,6 +20,7 @@ from bufferlog.core.records import record
 
 from .fold_condition import constant_condition
 from .ir_edit import walk_ops
+from .output_map import handover
 
 
 @record
@@ -41,6 +42,7 @@ def _constant_condition(op: Op) -> bool | None:
 
 def _drop(op: Op) -> None:
     """Erase ``op`` with everything nested in it (their operand uses dropped)."""
+    handover(op)
     for inner in list(op.walk())[1:]:
         for u in inner.operand_uses:
             u.value.uses.remove(u)
@@ -69,6 +71,7 @@ def fold(module: Module) -> FoldStats:
         if op.parent is None:  # inside a region folded away already
             continue
         if _self_copy(op):
+            handover(op)
             op.erase()
             stats.self_copies += 1
             continue

@@ -31,6 +31,7 @@ from bufferlog.frontend import types as T
 from bufferlog.frontend.ir import Block, Module, Op
 
 from .ir_edit import walk_ops
+from .output_map import handover
 from .plan_stack import CALLS, is_local, static_alloc
 
 #: ops that make no new buffer although they return a memref (views, casts, selects, ...)
@@ -90,6 +91,7 @@ def hoist_to_dominator(module: Module) -> int:
             x.parent.ops.remove(x)
             op.parent.insert_before(op, x)
             y.results[0].replace_all_uses_with(x.results[0])
+            handover(y)
             y.erase()
             hoisted += 1
     return hoisted

@@ -31,6 +31,7 @@ from bufferlog.frontend.attrs import TypeAttr
 from bufferlog.frontend.ir import Module, Op
 
 from .ir_edit import walk_ops
+from .output_map import handover
 from .plan_stack import is_local, static_alloc
 
 
@@ -93,6 +94,7 @@ def _rewrite(f: Op, ks: list[int], calls: list[Op]) -> None:
     for a in allocs:
         arg = entry.add_arg(a.result.type)
         a.result.replace_all_uses_with(arg)
+        handover(a)
         a.erase()
     ret.set_operands([v for k, v in enumerate(ret.operands) if k not in ks])
     outs = [t for k, t in enumerate(ft.results) if k not in ks]
@@ -114,4 +116,9 @@ def _rewrite(f: Op, ks: list[int], calls: list[Op]) -> None:
         blk.insert_before(call, nc)
         for old, r in zip(kept, nc.results, strict=True):
             old.replace_all_uses_with(r)
+        handover(call, nc)
+        # the callee now writes the call's results into the new operands
+        n = len(call.operands)
+        nc.tv_prod = [*getattr(nc, "tv_prod", ()),
+                      *((n + j, tv) for j in range(len(fresh)) for tv in getattr(nc, "tv_def", ()))]
         call.erase()

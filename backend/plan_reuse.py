@@ -26,6 +26,7 @@ from bufferlog.frontend.ir import Op, Value
 from bufferlog.core.records import value_class
 
 from .ir_edit import BlockEdits
+from .output_map import handover
 from .plan import static_bytes
 
 Z3_BUDGET = 16  # candidates per block: Z3 answers in well under a second at this size
@@ -167,6 +168,7 @@ def _merge(chain: list[Candidate], pos: dict[Op, int], edits: BlockEdits) -> lis
         free.cause = (f"free of the buffer the allocations at {first.op.loc} and "
                       f"{c.value.op.loc} share (reuse); " + (free.cause or ""))
         c.value.replace_all_uses_with(first)
+        handover(c.value.op)
         edits.remove(c.value.op)
         out.append(Reuse(c.value.op, first.op))
     return out

@@ -472,7 +472,7 @@ def _whole(a: Analysis) -> None:
 
 
 def _rewrite(a: Analysis, layout: str, engine: str, rules: Any, plan: Any,
-             dealloc: bool) -> tuple[Any, DeallocStats | None]:
+             dealloc: bool, check_output: bool = True) -> tuple[Any, DeallocStats | None]:
     """Rewrite ``a.module`` from the analysis ``a``: bufferize, plan, deallocate."""
     from bufferlog.backend.plan import PlanOptions, before_dealloc
 
@@ -493,6 +493,11 @@ def _rewrite(a: Analysis, layout: str, engine: str, rules: Any, plan: Any,
                                  "bufferized IR is not supported (use --no-dealloc)", kept.loc)
         stats = _deallocate(module, "memref-dealloc", engine, rules, plan.free_at_last_use,
                             plan.reuse)
+    if check_output:
+        with phase("output certificate"):
+            from bufferlog.backend.certify_output import certify_output
+
+            certify_output(module, engine, rules, frees=dealloc)
     return planned, stats
 
 

@@ -303,10 +303,10 @@ def _oracle_round(session: Session, view: ProgramView, layer: list[int], z3_slic
             session.oracle["slices_equal"].add((e, ins))
             new = True
     fs = set(layer)
-    for ro, ri, wo, wi, *_ in triples:
-        key = (ro, ri, wo, wi)
+    for ro, ri, wo, wi, d, *_ in triples:
+        key = (ro, ri, wo, wi, d)
         if (key not in session.oracle["z3_disjoint"] and view.enclosing_func(wo) in fs
-                and prover.disjoint((ro, ri), (wo, wi))):
+                and prover.disjoint((ro, ri), (wo, wi), d)):
             session.oracle["z3_disjoint"].add(key)
             new = True
     return new

@@ -11,8 +11,16 @@ relate).
 Access paths. A use reads or writes all of its operand's buffer, except: the destination
 of ``tensor.insert_slice`` (writes the slice), the source of ``tensor.extract_slice`` (read
 through the result: the slice), ``tensor.extract``/``tensor.insert`` (one element). A read
-by a use that also writes (``tensor.insert``'s destination) counts as all of the buffer:
-out of place, its copy reads everything. Walking up from the value through
+by a use that also writes (the destination of ``tensor.insert`` or ``insert_slice``)
+counts as all of the buffer: in place, it passes every element outside the slice through
+to its result; out of place, its copy reads everything.
+
+Iterations. A read and a write inside one loop body may run in different iterations of
+it, where the induction variable, the iteration arguments and everything computed from
+them differ. So the values defined inside a region that holds both uses and may run
+again between them (a loop body that does not hold the definition they conflict over, or
+any region of several blocks, whose branches may cycle) are different unknowns for the
+write and for the read: the disjointness proved is across iterations. Walking up from the value through
 ``extract_slice`` ops (composing offsets/sizes/strides) and same-type equivalent aliases
 (DPS inits, ``tensor.insert``/``insert_slice`` destinations, ``tensor.cast``) gives a root
 value and a subset of the root's buffer; the views on the way are taken in place (a
@@ -57,13 +65,19 @@ class SliceProver:
         self.arith = dict(an.rel["index_arith"])  # op -> "+" | "-" | "*" (rules: sem_index_arith)
         self.element = set(an.rel["element_access"])  # uses reading/writing one element
         self.rank = {v: r for v, r in an.rows["value_rank"]}
-        self._terms: dict[int, object] = {}
+        self._terms: dict[tuple, object] = {}
+        self._op_regions: dict[int, tuple[int, ...]] = {}
+        self.repetitive = {t[0] for t in an.rel["repetitive_region"]}
+        self.multi_block = {r for _, r, k in an.rows["block"] if k >= 1}
         self._proofs: dict[tuple, bool] = {}
         self.stats = {"queries": 0, "disjoint": 0, "equal": 0}
 
     # ------------------------------------------------------------------ terms
-    def term(self, v: int, depth: int = 0):
-        t = self._terms.get(v)
+    def term(self, v: int, depth: int = 0, fresh: frozenset = frozenset()):
+        """Z3 term of index value ``v``; a free variable defined inside a region of
+        ``fresh`` is another unknown (primed) than the same variable outside it."""
+        key = (v, fresh)
+        t = self._terms.get(key)
         if t is not None:
             return t
         z3 = self.z3
@@ -76,14 +90,49 @@ class SliceProver:
                 op = self.arith.get(ro[0])
                 a, b = self.operands.get((ro[0], 0)), self.operands.get((ro[0], 1))
                 if op is not None and a is not None and b is not None:
-                    x, y = self.term(a, depth + 1), self.term(b, depth + 1)
+                    x, y = self.term(a, depth + 1, fresh), self.term(b, depth + 1, fresh)
                     t = x + y if op == "+" else x - y if op == "-" else x * y
             if t is None:
-                t = z3.Int(f"v{v}", self.ctx)
-        self._terms[v] = t
+                primed = fresh and not fresh.isdisjoint(self.value_regions(v))
+                t = z3.Int(f"v{v}'" if primed else f"v{v}", self.ctx)
+        self._terms[key] = t
         return t
 
-    def params(self, o: int) -> list[tuple] | None:
+    # ------------------------------------------------------------------ nesting
+    def op_regions(self, o: int) -> tuple[int, ...]:
+        """The regions enclosing op ``o``, innermost first."""
+        got = self._op_regions.get(o)
+        if got is None:
+            an, out, x = self.an, [], o
+            while an.block_of.get(x, -1) >= 0:
+                r = an.block_region[an.block_of[x]]
+                out.append(r)
+                x = an.region_parent[r]
+            got = self._op_regions[o] = tuple(out)
+        return got
+
+    def value_regions(self, v: int) -> tuple[int, ...]:
+        """The regions enclosing value ``v``'s definition (a block argument: its block's
+        region first)."""
+        an = self.an
+        if v in an.result_of:
+            return self.op_regions(an.result_of[v][0])
+        if v in an.bbarg_of:
+            r = an.block_region[an.bbarg_of[v][0]]
+            return (r, *self.op_regions(an.region_parent[r]))
+        return ()
+
+    def fresh_regions(self, ro: int, wo: int, d: int | None) -> frozenset:
+        """Regions holding both op ``ro`` and op ``wo`` that may run again between them:
+        a loop body that does not hold definition ``d``, or a region of several blocks."""
+        common = set(self.op_regions(ro)).intersection(self.op_regions(wo))
+        if not common:
+            return frozenset()
+        held = set(self.value_regions(d)) if d is not None else set()
+        return frozenset(r for r in common
+                         if (r in self.repetitive and r not in held) or r in self.multi_block)
+
+    def params(self, o: int, fresh: frozenset = frozenset()) -> list[tuple] | None:
         """[(offset, size, stride)] per dimension of slice op ``o`` (None: incomplete)."""
         sl = self.an.slices.get(o)
         if not sl:
@@ -96,11 +145,11 @@ class SliceProver:
                 p = sl.get((k, d))
                 if p is None:
                     return None
-                dim.append(self.z3.IntVal(p[1], self.ctx) if p[0] == "c" else self.term(p[1]))
+                dim.append(self.z3.IntVal(p[1], self.ctx) if p[0] == "c" else self.term(p[1], 0, fresh))
             out.append(tuple(dim))
         return out
 
-    def one_element(self, o: int, i: int) -> list[tuple] | None:
+    def one_element(self, o: int, i: int, fresh: frozenset = frozenset()) -> list[tuple] | None:
         """The one-element subset [idx, idx + 1) per dimension accessed by op o's operand i."""
         rank = self.rank.get(self.an.tuse[(o, i)])
         if rank is None:
@@ -109,23 +158,26 @@ class SliceProver:
         idx = [self.operands.get((o, i + 1 + d)) for d in range(rank)]
         if any(x is None for x in idx):
             return None
-        return [(self.term(x), one, one) for x in idx]
+        return [(self.term(x, 0, fresh), one, one) for x in idx]
 
     # ------------------------------------------------------------------ access paths
-    def access(self, u: tuple[int, int], write: bool) -> tuple[int, list[tuple] | None]:
+    def access(self, u: tuple[int, int], write: bool,
+               fresh: frozenset = frozenset()) -> tuple[int, list[tuple] | None]:
         """(root value, subset of the root's buffer or None = all of it) that use u writes
-        (``write``) or reads."""
+        (``write``) or reads; values defined in the regions ``fresh`` as other unknowns."""
         an = self.an
         o, i = u
         v = an.tuse[u]
         sub = None
         if o in an.subset_insert and o not in an.whole_insert \
                 and i == an.subset_insert[o][1] and u in an.writes:
-            sub = self.params(o)  # insert_slice writes the slice of its destination
+            if not write:
+                return v, None  # its read passes everything BUT the slice through
+            sub = self.params(o, fresh)  # insert_slice writes the slice of its destination
         elif o in an.subset_extract and i == an.subset_extract[o]:
-            sub = self.params(o)  # extract_slice exposes (reads via its result) the slice
+            sub = self.params(o, fresh)  # extract_slice exposes (reads via its result) the slice
         elif u in self.element and (write or u not in an.writes):
-            sub = self.one_element(o, i)  # tensor.extract / tensor.insert: one element
+            sub = self.one_element(o, i, fresh)  # tensor.extract / tensor.insert: one element
         if sub is not None and len(sub) != self.rank.get(v, -1):
             return v, None
         for _ in range(MAX_DEPTH):
@@ -136,7 +188,7 @@ class SliceProver:
             if o in an.subset_extract:
                 src_u = (o, an.subset_extract[o])
                 src = an.tuse.get(src_u)
-                p = self.params(o)
+                p = self.params(o, fresh)
                 if src is None or p is None \
                         or self.rank.get(src) != len(p) or self.rank.get(v) != len(p):
                     break
@@ -184,12 +236,14 @@ class SliceProver:
                 return True
         return False
 
-    def disjoint(self, r: tuple[int, int], w: tuple[int, int]) -> bool:
-        """Read use r and write use w touch provably disjoint parts of one buffer."""
+    def disjoint(self, r: tuple[int, int], w: tuple[int, int], d: int | None = None) -> bool:
+        """Read use r and write use w touch provably disjoint parts of one buffer, in
+        whichever iterations of the loops around both they run (``d``: the definition
+        they conflict over; a loop body holding it runs both in one iteration)."""
         root_r, sub_r = self.access(r, write=False)
         if sub_r is None:
             return False
-        root_w, sub_w = self.access(w, write=True)
+        root_w, sub_w = self.access(w, write=True, fresh=self.fresh_regions(r[0], w[0], d))
         if sub_w is None or root_r != root_w:
             return False
         ok = self._disjoint_subsets(sub_r, sub_w)

@@ -27,7 +27,7 @@ from bufferlog.core import UserError
 from bufferlog.core.regex import compile as compile_regex
 
 from . import types as T
-from .attrs import Attr, DenseArrayAttr, DictAttr, IntegerAttr
+from .attrs import Attr, DenseArrayAttr, DictAttr, IntegerAttr, StringAttr, SymbolRefAttr
 from .dialects import DYNAMIC
 from .dialects.linalg import is_structured, linalg_ins_outs
 from .gcpause import paused
@@ -162,6 +162,10 @@ class Facts:
             self._add("result", self._val(r), o, r.index)
         for k, a in op.attrs.items():
             self._add("attr", o, k, _attr_symbol(a))
+            if isinstance(a, SymbolRefAttr):
+                self._add("symbol_ref", o, k, a.root)
+            elif k == "sym_name" and isinstance(a, StringAttr):
+                self._add("symbol_def", o, a.value)
         for i, b in enumerate(op.successors):
             self._add("successor", o, i, self._block(b))
             base = op.successor_operand_range(i)[0]
@@ -286,6 +290,7 @@ class Facts:
         for i in range(n_ins):
             self._add("dps_input", o, i)
         for k in range(n_outs):
+            self._add("dps_output", o, n_ins + k)
             if k < len(op.results):
                 self._add("dps_init", o, n_ins + k, k)
         # payload block arguments: one per operand (generic, reduce), or one per input

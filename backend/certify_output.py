@@ -1,0 +1,106 @@
+"""The certificate of the output: ``rules/validate.dl`` run over the facts of the memref
+program bufferlog wrote, with the map back to the input (backend/output_map.py).
+
+Every relation it derives names a violation; any one is a bufferlog bug, raised as
+:class:`OutputCertificateError` (an internal error: exit 2) naming the check, the output
+op and the input op it stands for. What the checks rely on, and what they leave out, is
+in docs/analysis.md ("The certificate of the output").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bufferlog.frontend.facts import export
+from bufferlog.frontend.ir import Module, Op
+
+from bufferlog.core import InternalError
+
+VALIDATE_MAIN = "validate.dl"
+
+#: relation -> (check name, what it means); the frees checks need deallocated output
+CHECKS = {
+    "v_uninit_read": ("uninitialized-read", "reads a buffer that no write reached on some path"),
+    "v_clobber": ("read-after-write", "overwrites the buffer of a tensor value that is read later"),
+    "v_same_op": ("read-after-write", "writes, through another operand, elements it has yet to read"),
+    "v_readonly": ("read-only-write", "writes into a read-only buffer"),
+    "v_bad_free": ("bad-free", "frees a buffer nobody owns"),
+    "v_double_free": ("double-free", "frees a buffer a second time on some path"),
+    "v_use_after_free": ("use-after-free", "uses a buffer after it was freed on some path"),
+    "v_leak": ("leak", "leaves a buffer unfreed on some path"),
+}
+FREES = ("v_bad_free", "v_double_free", "v_use_after_free", "v_leak")
+
+
+class OutputCertificateError(InternalError):
+    """The output bufferlog wrote fails a check of its certificate."""
+
+
+def map_rows(facts) -> dict[str, list[tuple]]:
+    """The rows of the map to the input, from the tags of the output's ops and blocks."""
+    rows: dict[str, list[tuple]] = {"origin": [], "kept": [], "tv_use": [], "tv_prod": [],
+                                    "tv_def": [], "tv_def_block": [], "tv_undef": []}
+    for op, o in facts.op_id.items():
+        src = getattr(op, "origin_id", None)
+        if src is not None:
+            rows["origin"].append((o, src))
+            if getattr(op, "origin", None) is op:
+                rows["kept"].append((o,))
+        for i, tv in getattr(op, "tv_use", ()):
+            rows["tv_use"].append((o, i, tv))
+        for i, tv in getattr(op, "tv_prod", ()):
+            rows["tv_prod"].append((o, i, tv))
+        for tv in getattr(op, "tv_def", ()):
+            rows["tv_def"].append((o, tv))
+        if getattr(op, "tv_undef", False):
+            rows["tv_undef"].append((o,))
+    for blk, b in facts.block_id.items():
+        for tv in getattr(blk, "tv_def", ()):
+            rows["tv_def_block"].append((b, tv))
+    return rows
+
+
+def certify_output(module: Module, engine: str = "auto", rules_dir: str | Path | None = None,
+                   frees: bool = True) -> None:
+    """Check the memref program ``module`` (as bufferize or dealloc left it); raise
+    :class:`OutputCertificateError` on the first violation. ``frees``: the program has
+    been deallocated (else the free checks would report every buffer)."""
+    from bufferlog.engine.interface import load as load_checked
+    from bufferlog.engine.run import run
+
+    prog = load_checked(VALIDATE_MAIN, rules_dir, lenient=True)
+    facts = export(module)
+    rows = {k: v for k, v in facts.rows.items() if k in prog.inputs}
+    for k, v in map_rows(facts).items():
+        if k in prog.inputs:
+            rows[k] = sorted(set(v))
+    wanted = [r for r in CHECKS if frees or r not in FREES]
+    derived = run(prog, rows, engine=engine, relations=wanted).relations
+    for rel in wanted:
+        found = sorted(derived.get(rel, ()))
+        if found:
+            raise OutputCertificateError(describe(rel, found[0], facts))
+
+
+def describe(rel: str, row: tuple, facts) -> str:
+    """One line: the check, the output op, the input op it stands for."""
+    check, what = CHECKS[rel]
+    op = facts.ops[row[0]]
+    return (f"certificate of the output: {check}: {_op_text(op)} {what}"
+            f"{_input_text(op)} [{rel}{tuple(row)}]")
+
+
+def _op_text(op: Op) -> str:
+    loc = op.loc
+    where = f" at {loc.file}:{loc.line}:{loc.col}" if loc.line else ""
+    return f"output op '{op.name}'{where}"
+
+
+def _input_text(op: Op) -> str:
+    src = getattr(op, "origin", None)
+    if src is None:
+        cause = getattr(op, "cause", None)
+        return f" (added by bufferlog{': ' + cause if cause else ''})"
+    loc = src.loc
+    where = f" at {loc.file}:{loc.line}:{loc.col}" if loc.line else ""
+    return f" (for input op '{src.name}'{where})"

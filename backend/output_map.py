@@ -1,0 +1,185 @@
+"""The map from the memref program bufferlog wrote back to its tensor input: what the
+certificate of the output (``rules/validate.dl``) needs to check the output against the
+input's values.
+
+Recorded on the output's ops (and blocks) right after the rewrite, while the rewrite's
+``buf`` map (input tensor value -> the memref holding it) is current; later stages
+(planning, deallocation) keep ops and their operand slots, so the tags stay true:
+
+* ``op.origin`` — the input op an output op stands for (set when the rewrite emits it;
+  an input op the rewrite keeps stands for itself);
+* ``op.tv_use`` — ``[(operand, value)]``: the operand holds the contents of input tensor
+  value ``value`` (a key of the input's fact numbering) when the op runs;
+* ``op.tv_prod`` — ``[(operand, value)]``: writes through the operand make (part of)
+  input value ``value``;
+* ``op.tv_def`` — the input values complete once the op has run (a region op: once it
+  ends); ``block.tv_def`` — the input block arguments complete at the block's start;
+* ``op.tv_undef`` — an allocation whose contents the input leaves unspecified.
+
+An op the planner or the deallocation adds carries no tag: its writes are foreign to
+every input value, which the certificate then checks against every live one.
+"""
+
+from __future__ import annotations
+
+from bufferlog.frontend import types as T
+from bufferlog.frontend.ir import Op, Value
+
+#: ops whose memref result is a view of their operand 0 (the same buffer)
+VIEWS = frozenset({"memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape",
+                   "memref.reinterpret_cast", "memref.reshape", "memref.memory_space_cast",
+                   "memref.transpose", "memref.view", "memref.assume_alignment"})
+
+
+def root(v: Value) -> Value:
+    """The buffer ``v`` is a view of (views stripped)."""
+    for _ in range(10_000):
+        o = getattr(v, "op", None)
+        if o is None or o.name not in VIEWS:
+            break
+        v = o.operands[0]
+    return v
+
+
+def snapshot(module) -> set[Value]:
+    """Before the rewrite: the input's tensor values (results and block arguments); on each
+    op its tensor operands and results (``op.tv_in``, ``op.tv_res``: the rewrite replaces
+    them) and on each block its
+    tensor arguments (``block.tv_args``: the rewrite retypes or drops them)."""
+    from .ir_edit import walk_ops
+
+    vals: set[Value] = set()
+    for op in walk_ops(module):
+        res = [r for r in op.results if T.is_tensor(r.type)]
+        if res:
+            op.tv_res = res
+            vals.update(res)
+        ins = [(i, v) for i, v in enumerate(op.operands) if T.is_tensor(v.type)]
+        if ins:
+            op.tv_in = ins
+            op.tv_arity = len(op.operands)
+        for rg in op.regions:
+            for b in rg.blocks:
+                args = [a for a in b.args if T.is_tensor(a.type)]
+                if args:
+                    b.tv_args = args
+                    vals.update(args)
+    return vals
+
+
+def anchors(dead: list[Op]) -> dict[Op, Op]:
+    """For each op the rewrite drops, the op that follows it in its block and stays (the
+    point where its results are complete when no output op stands for it)."""
+    gone = set(dead)
+    out = {}
+    for op in dead:
+        blk = op.parent
+        if blk is None:
+            continue
+        ops = blk.ops
+        k = ops.index(op) + 1
+        while k < len(ops) and ops[k] in gone:
+            k += 1
+        if k < len(ops):
+            out[op] = ops[k]
+    return out
+
+
+def record(bz, ops: list[Op], anchor: dict[Op, Op]) -> None:
+    """Tag the output ops ``ops`` (every op of the rewritten module, in program order)
+    of Bufferizer ``bz``."""
+    vid = bz.facts.value_id
+    oid = bz.op_id
+    buf = bz.buf
+    an = bz.an
+
+    def tensor_values(src: Op) -> list[tuple[int, Value]]:
+        return getattr(src, "tv_in", [])
+
+    def made(src: Op) -> list[Value]:
+        """The input tensor values input op ``src`` makes: its results and the arguments
+        of its regions' blocks."""
+        out = list(getattr(src, "tv_res", ()))
+        for rg in src.regions:
+            for b in rg.blocks:
+                out += [a for a in b.args if a in bz.tensor_values]
+        return out
+
+    last: dict[Op, Op] = {}
+    for op in ops:
+        src = getattr(op, "origin", None)
+        if src is None and op in oid:
+            src = op.origin = op  # an input op kept (retyped)
+        if src is None:
+            continue
+        last[src] = op
+        if src in oid:
+            op.origin_id = oid[src]
+        mem = [(k, x) for k, x in enumerate(op.operands) if T.is_memref(x.type)]
+        if not mem:
+            continue
+        use, prod = [], []
+        if src is op and len(op.operands) == getattr(op, "tv_arity", -1):
+            # operand slots are the input's own
+            s = oid[op]
+            for k, _x in mem:
+                t = an.tuse.get((s, k))
+                if t is not None:
+                    use.append((k, t))
+                    prod += [(k, r) for r, _kind in an.aliases.get((s, k), ())]
+        else:
+            ins = [(vid[v], root(buf[v])) for _, v in tensor_values(src) if v in buf and v in vid]
+            outs = [(vid[v], root(buf[v])) for v in made(src) if v in buf]
+            for k, x in mem:
+                rx = root(x)
+                use += [(k, t) for t, r in ins if r is rx]
+                prod += [(k, t) for t, r in outs if r is rx]
+        if use:
+            op.tv_use = use
+        if prod:
+            op.tv_prod = prod
+    for src, op in last.items():
+        if src in oid:
+            _def(op, [vid[v] for v in made_results(src, bz)])
+    for src, nxt in anchor.items():
+        if src not in last and src in oid:
+            _def(nxt, [vid[v] for v in made_results(src, bz)])
+    for op in ops:
+        for rg in op.regions:
+            for b in rg.blocks:
+                ts = [vid[a] for a in getattr(b, "tv_args", ()) if a in vid]
+                if ts:
+                    b.tv_def = ts
+
+
+def made_results(src: Op, bz) -> list[Value]:
+    vid = bz.facts.value_id
+    return [r for r in getattr(src, "tv_res", ()) if r in vid]
+
+
+def _def(op: Op, vals: list[int]) -> None:
+    if vals:
+        op.tv_def = [*getattr(op, "tv_def", ()), *vals]
+
+
+TAGS = ("origin", "origin_id", "tv_use", "tv_prod", "tv_def", "tv_undef")
+
+
+def handover(old: Op, new: Op | None = None) -> None:
+    """``old`` is about to leave the program: ``new`` replaces it and takes every tag, or
+    (no ``new``) the values complete after ``old`` are complete after the op that follows
+    it in its block. A later stage that erases or replaces an op calls this first."""
+    if new is not None:
+        for k in TAGS:
+            if hasattr(old, k):
+                setattr(new, k, getattr(old, k))
+        return
+    defs = getattr(old, "tv_def", None)
+    blk = old.parent
+    if not defs or blk is None:
+        return
+    ops = blk.ops
+    k = ops.index(old)
+    nxt = next((o for o in ops[k + 1:]), None)
+    if nxt is not None:
+        _def(nxt, list(defs))
