@@ -544,6 +544,7 @@ class Bufferizer:
     def op_tensor_from_elements(self, op):
         t = op.result.type
         b = self.alloc(memref_of(t))
+        b.op.tv_parts = True  # one store per element below
         shape = list(t.shape)
         for n, v in enumerate(op.operands):
             idx, rest = [], n
@@ -726,13 +727,19 @@ class Bufferizer:
         if isinstance(b.type, T.UnrankedMemRefType):
             self.fail(op, "bufferize: expand_shape of an unranked tensor")
         rt = expanded_type(b.type, list(t.shape), reassociation(op))
-        for pos, (x, d) in enumerate(zip(expand_output_shape(op), t.shape, strict=True)):
-            if isinstance(x, int) and d is not None and x != d:  # memref.expand_shape's verifier
-                self.fail(op, f"'memref.expand_shape' op invalid output shape provided at pos {pos}")
+        self.check_output_shape(op, t)
         attrs = {"reassociation": op.attrs["reassociation"],
                  "static_output_shape": op.attrs["static_output_shape"]}
         dyn = [x for x in expand_output_shape(op) if not isinstance(x, int)]
         self.done(op, self.result_copy(op, self.emit("memref.expand_shape", [b, *dyn], [rt], attrs).result))
+
+    def check_output_shape(self, op: Op, t) -> None:
+        """memref.expand_shape's verifier: each static ``output_shape`` entry is the
+        result type's size (mlir-opt bufferizes a tensor.expand_shape that breaks it, then
+        rejects its own output)."""
+        for pos, (x, d) in enumerate(zip(expand_output_shape(op), t.shape, strict=True)):
+            if isinstance(x, int) and d is not None and x != d:
+                self.fail(op, f"'memref.expand_shape' op invalid output shape provided at pos {pos}")
 
     def op_tensor_collapse_shape(self, op):
         b, t = self.operand_buffer(op, 0), op.result.type
@@ -852,6 +859,7 @@ class Bufferizer:
                 n = self.index_sum([s[i] for s in sizes]) if i == dim else sizes[0][i]
                 dyn.append(n if isinstance(n, Value) else self.const_index(n))
         b = self.alloc(memref_of(t), dyn)
+        b.op.tv_parts = True  # one copy per operand below, side by side
         at: int | Value = 0
         for k, (v, s, size) in enumerate(zip(op.operands, bufs, sizes, strict=True)):
             if k:
@@ -1110,9 +1118,7 @@ class Bufferizer:
             if i < first or not self.t_use(op, i):
                 types.append(None)
                 continue
-            # an out-of-place init is always copied, as mlir-opt: with zero trips the
-            # loop's result is its init, whether or not the body reads it
-            b = self.operand_buffer(op, i)
+            b = self.operand_buffer(op, i, self.loop_init_read(op, i))
             ro = getattr(strip_casts(b), "op", None)
             if ro is not None and ro.name == "memref.get_global":
                 b = self.fresh_copy(b)
@@ -1120,6 +1126,12 @@ class Bufferizer:
             op.set_operand(i, self.cast(b, t))
             types.append(t)
         return types[first:]
+
+    @staticmethod
+    def loop_init_read(op: Op, i: int) -> bool:
+        """A loop reads its init ``i`` (an out-of-place one is copied), as mlir-opt: with
+        zero trips the loop's result is its init, whether or not the body reads it."""
+        return True
 
     def op_scf_for(self, op):
         types = self.inits(op, 3)

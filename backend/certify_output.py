@@ -30,6 +30,10 @@ CHECKS = {
     "v_leak": ("leak", "leaves a buffer unfreed on some path"),
 }
 FREES = ("v_bad_free", "v_double_free", "v_use_after_free", "v_leak")
+#: which checks run: all (bufferize), memory only (bufferize --no-dealloc: nothing is
+#: freed yet), frees only (dealloc of memref input: no map to tensor values)
+CHECK_SETS = {"all": tuple(CHECKS), "memory": tuple(r for r in CHECKS if r not in FREES),
+              "frees": FREES}
 
 
 class OutputCertificateError(InternalError):
@@ -39,7 +43,8 @@ class OutputCertificateError(InternalError):
 def map_rows(facts) -> dict[str, list[tuple]]:
     """The rows of the map to the input, from the tags of the output's ops and blocks."""
     rows: dict[str, list[tuple]] = {"origin": [], "kept": [], "tv_use": [], "tv_prod": [],
-                                    "tv_def": [], "tv_def_block": [], "tv_undef": []}
+                                    "tv_def": [], "tv_def_block": [], "tv_undef": [],
+                                    "tv_parts": []}
     for op, o in facts.op_id.items():
         src = getattr(op, "origin_id", None)
         if src is not None:
@@ -54,6 +59,8 @@ def map_rows(facts) -> dict[str, list[tuple]]:
             rows["tv_def"].append((o, tv))
         if getattr(op, "tv_undef", False):
             rows["tv_undef"].append((o,))
+        if getattr(op, "tv_parts", False):
+            rows["tv_parts"].append((o,))
     for blk, b in facts.block_id.items():
         for tv in getattr(blk, "tv_def", ()):
             rows["tv_def_block"].append((b, tv))
@@ -61,10 +68,10 @@ def map_rows(facts) -> dict[str, list[tuple]]:
 
 
 def certify_output(module: Module, engine: str = "auto", rules_dir: str | Path | None = None,
-                   frees: bool = True) -> None:
+                   checks: str = "all") -> None:
     """Check the memref program ``module`` (as bufferize or dealloc left it); raise
-    :class:`OutputCertificateError` on the first violation. ``frees``: the program has
-    been deallocated (else the free checks would report every buffer)."""
+    :class:`OutputCertificateError` on the first violation. ``checks``: a key of
+    :data:`CHECK_SETS`."""
     from bufferlog.engine.interface import load as load_checked
     from bufferlog.engine.run import run
 
@@ -74,12 +81,26 @@ def certify_output(module: Module, engine: str = "auto", rules_dir: str | Path |
     for k, v in map_rows(facts).items():
         if k in prog.inputs:
             rows[k] = sorted(set(v))
-    wanted = [r for r in CHECKS if frees or r not in FREES]
+    verify_output(module)
+    wanted = list(CHECK_SETS[checks])
     derived = run(prog, rows, engine=engine, relations=wanted).relations
     for rel in wanted:
         found = sorted(derived.get(rel, ()))
         if found:
             raise OutputCertificateError(describe(rel, found[0], facts))
+
+
+def verify_output(module: Module) -> None:
+    """The output is valid IR (the verifier mlir-opt's own checks follow)."""
+    from bufferlog.frontend.verify import verify_module
+
+    from bufferlog.core import UserError
+
+    try:
+        verify_module(module)
+    except UserError as e:
+        raise OutputCertificateError(f"certificate of the output: invalid-ir: {e.message}"
+                                     f"{' at ' + str(e.loc) if e.loc else ''}") from e
 
 
 def describe(rel: str, row: tuple, facts) -> str:

@@ -14,7 +14,8 @@ Recorded on the output's ops (and blocks) right after the rewrite, while the rew
   input value ``value``;
 * ``op.tv_def`` — the input values complete once the op has run (a region op: once it
   ends); ``block.tv_def`` — the input block arguments complete at the block's start;
-* ``op.tv_undef`` — an allocation whose contents the input leaves unspecified.
+* ``op.tv_undef`` — an allocation whose contents the input leaves unspecified;
+  ``op.tv_parts`` — one the rewrite fills part by part (every part written: its word).
 
 An op the planner or the deallocation adds carries no tag: its writes are foreign to
 every input value, which the certificate then checks against every live one.
@@ -162,7 +163,7 @@ def _def(op: Op, vals: list[int]) -> None:
         op.tv_def = [*getattr(op, "tv_def", ()), *vals]
 
 
-TAGS = ("origin", "origin_id", "tv_use", "tv_prod", "tv_def", "tv_undef")
+TAGS = ("origin", "origin_id", "tv_use", "tv_prod", "tv_def", "tv_undef", "tv_parts")
 
 
 def handover(old: Op, new: Op | None = None) -> None:

@@ -423,14 +423,16 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
               layout: str = "identity-layout-map", engine: str = "auto",
               rules: str | os.PathLike | None = None,
               analysis: Analysis | None = None, options: Any = None,
-              plan: Any = None, split_ops: int | None = None) -> Bufferized:
+              plan: Any = None, split_ops: int | None = None,
+              check_output: bool = True) -> Bufferized:
     """Tensor IR to memref IR from the in-place decisions (an ``analysis`` already made
     on this module is reused), then deallocations unless ``dealloc=False``. ``layout``:
     the memref layout of function arguments and results (``identity-layout-map``,
     ``fully-dynamic-layout-map`` or ``infer-layout-map``). ``plan``: the memory planning stages
     (``backend.plan.PlanOptions``; all by default). ``split_ops``: as for :func:`analyze`
     (a module of more ops is bufferized by parts, each analysed, rewritten and freed of
-    its engine state before the next). The module is rewritten in place."""
+    its engine state before the next). ``check_output``: run the certificate of the
+    output (a violation raises :class:`InternalError`). The module is rewritten in place."""
     from bufferlog.backend.plan import PlanOptions
 
     plan = plan or PlanOptions()
@@ -445,13 +447,13 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
 
             return bufferize_by_parts(source, where, strategy=strategy, dealloc=dealloc,
                                       layout=layout, engine=engine, rules=rules,
-                                      options=options, plan=plan)
+                                      options=options, plan=plan, check_output=check_output)
     a = analysis or analyze(source, strategy=strategy, engine=engine, rules=rules,
                             options=options)
     _whole(a)
     module = a.module
     source_ops = {str(op.loc): op.name for op in module.walk()}
-    planned, stats = _rewrite(a, layout, engine, rules, plan, dealloc)
+    planned, stats = _rewrite(a, layout, engine, rules, plan, dealloc, check_output)
     return _bufferized(module, a, source_ops, planned, stats)
 
 
@@ -497,7 +499,7 @@ def _rewrite(a: Analysis, layout: str, engine: str, rules: Any, plan: Any,
         with phase("output certificate"):
             from bufferlog.backend.certify_output import certify_output
 
-            certify_output(module, engine, rules, frees=dealloc)
+            certify_output(module, engine, rules, checks="all" if dealloc else "memory")
     return planned, stats
 
 
@@ -534,12 +536,20 @@ def _deallocate(module: Any, emit: str, engine: str, rules: Any = None,
 
 
 def deallocate(source: Any, *, emit: str = "memref-dealloc", engine: str = "auto",
-               rules: Any = None) -> Deallocated:
+               rules: Any = None, check_output: bool = True) -> Deallocated:
     """Ownership-based deallocation of memref IR. ``emit``: ``memref-dealloc`` (plain or
     ``scf.if``-guarded ``memref.dealloc``) or ``bufferization-dealloc``; ``rules``: a
     directory of rule files overlaying the shipped ones. The module is rewritten in place."""
     module = _module(source)
+    if check_output:
+        for op in module.walk():
+            op.origin = op  # every op so far is the input's own
     stats = _deallocate(module, emit, engine, rules)
+    if check_output:
+        with phase("output certificate"):
+            from bufferlog.backend.certify_output import certify_output
+
+            certify_output(module, engine, rules, checks="frees")
     return Deallocated(module, stats, OutputFigures.of(module))
 
 

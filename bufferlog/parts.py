@@ -118,7 +118,8 @@ def analyze_by_parts(module, split: list[list[int]], *, strategy: str, engine: s
 
 
 def bufferize_by_parts(module, split: list[list[int]], *, strategy: str, dealloc: bool,
-                       layout: str, engine: str, rules: Any, options: Any, plan: Any):
+                       layout: str, engine: str, rules: Any, options: Any, plan: Any,
+                       check_output: bool = True):
     """:func:`bufferlog.api.bufferize` of ``module`` by the parts ``split``."""
     from bufferlog.api import DeallocStats, _bufferized, _rewrite, analyze
     from bufferlog.backend.plan import PlanStats
@@ -134,7 +135,7 @@ def bufferize_by_parts(module, split: list[list[int]], *, strategy: str, dealloc
         sub = submodule(module, [ops[i] for i in where])
         a = analyze(sub, strategy=strategy, engine=engine, rules=rules, options=options)
         merged.add(a, where, annotate=False)
-        done, st = _rewrite(a, layout, engine, rules, plan, dealloc)
+        done, st = _rewrite(a, layout, engine, rules, plan, dealloc, check_output)
         for k in PlanStats._fields:
             setattr(planned, k, getattr(planned, k) + getattr(done, k))
         if st is not None:

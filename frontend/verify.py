@@ -832,6 +832,19 @@ def _same_type(v: _Verifier, op: Op, parent: Op) -> None:
         v.op_fail(op, "requires the same type for all operands and results")
 
 
+def _copy(v: _Verifier, op: Op, parent: Op) -> None:
+    """memref.copy: SameOperandsShape and SameOperandsElementType (unranked operands
+    have no shape to compare)."""
+    ts = [x.type for x in op.operands]
+    if len(ts) != 2 or not all(isinstance(t, T.MemRefType | T.UnrankedMemRefType) for t in ts):
+        return
+    a, b = ts
+    if isinstance(a, T.MemRefType) and isinstance(b, T.MemRefType) and tuple(a.shape) != tuple(b.shape):
+        v.op_fail(op, "requires the same shape for all operands")
+    if a.elem != b.elem:
+        v.op_fail(op, "requires the same element type for all operands")
+
+
 def _ranked(t: Any) -> int | None:
     return len(t.shape) if isinstance(t, T.TensorType | T.MemRefType) else None
 
@@ -918,6 +931,7 @@ _ENTRY_CHECKS: dict[str, Any] = {
     "tensor.parallel_insert_slice": _parallel_insert_slice,
     "memref.load": _indices,
     "memref.store": _indices,
+    "memref.copy": _copy,
     "tensor.extract": _indices,
     "tensor.insert": _indices,
     "tensor.empty": _dynamic_sizes,

@@ -164,6 +164,7 @@ class BatchOptions:
     timeout: float | None = None
     max_memory: int | None = None  # bytes of resident memory per worker (local executor)
     explain: bool = True
+    check_output: bool = True  # the certificate of the output
     # Test-only fault injection: {"pattern": glob on the file name, "seconds": s} /
     # {"pattern": ..., "mib": n} (hold n MiB of memory for 3 s).
     debug_sleep: dict | None = None
@@ -369,9 +370,11 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
         row.update(out_of_place_operands=None, out_of_place_bytes=None)
     try:
         if has_tensors:
-            b = api.bufferize(module, analysis=a, engine=options.engine, rules=options.rules_dir)
+            b = api.bufferize(module, analysis=a, engine=options.engine, rules=options.rules_dir,
+                              check_output=options.check_output)
         else:
-            b = api.deallocate(module, engine=options.engine, rules=options.rules_dir)
+            b = api.deallocate(module, engine=options.engine, rules=options.rules_dir,
+                               check_output=options.check_output)
     except UserError as e:
         row.update(bufferize_error=e.message, bufferize_error_loc=str(e.loc) if e.loc else path)
         return
@@ -391,7 +394,8 @@ def _by_parts(path: str, text: str, module: Any, options: BatchOptions, row: dic
 
     try:
         b = api.bufferize(module, strategy=options.strategy, engine=options.engine,
-                          rules=options.rules_dir, split_ops=api.SPLIT_OPS)
+                          rules=options.rules_dir, split_ops=api.SPLIT_OPS,
+                          check_output=options.check_output)
     except (BufferizeError, DeallocError) as e:
         a = api.analyze(api.parse(text, path), strategy=options.strategy, engine=options.engine,
                         rules=options.rules_dir, split_ops=api.SPLIT_OPS)

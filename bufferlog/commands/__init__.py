@@ -122,3 +122,9 @@ def run_on_input(args: argparse.Namespace, work: Callable[[str, str], str]) -> i
         gc.collect()  # the chunk's IR is cyclic garbage now (bufferlog.cli.main: collector off)
     write_output(args.output, join_outputs(outputs))
     return 1 if None in outputs else 0
+
+
+def add_check_output(p) -> None:
+    """``--no-check-output``: skip the certificate of the output."""
+    p.add_argument("--no-check-output", dest="check_output", action="store_false",
+                   help="do not run the certificate of the output (the rules that check the memref program written: docs/analysis.md)")

@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from bufferlog.commands import COMMANDS
+from bufferlog.commands import COMMANDS, add_check_output
 from bufferlog.core import UserError
 
 
@@ -38,6 +38,7 @@ def register(sub) -> None:
     p.add_argument("--scheduler", metavar="ADDR",
                    help="Dask scheduler address (default with --executor dask: a LocalCluster)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    add_check_output(p)
     # Test-only fault injection: sleep SECONDS, or hold MIB of memory, in files matching GLOB.
     p.add_argument("--debug-sleep", nargs=2, metavar=("GLOB", "SECONDS"), help=argparse.SUPPRESS)
     p.add_argument("--debug-alloc", nargs=2, metavar=("GLOB", "MIB"), help=argparse.SUPPRESS)
@@ -76,7 +77,7 @@ def run(args) -> int:
     opts = B.BatchOptions(
         engine=args.engine, rules_dir=args.rules, strategy=args.strategy,
         compare=args.compare, mlir_opt=args.mlir_opt, timeout=args.timeout,
-        max_memory=args.max_memory,
+        max_memory=args.max_memory, check_output=args.check_output,
         debug_sleep={"pattern": args.debug_sleep[0], "seconds": float(args.debug_sleep[1])}
         if args.debug_sleep else None,
         debug_alloc={"pattern": args.debug_alloc[0], "mib": int(args.debug_alloc[1])}

@@ -4,7 +4,14 @@ rewrite tensor IR into memref IR from the in-place decisions, then insert deallo
 
 from __future__ import annotations
 
-from bufferlog.commands import COMMANDS, add_engine, add_io, add_rules, run_on_input
+from bufferlog.commands import (
+    COMMANDS,
+    add_check_output,
+    add_engine,
+    add_io,
+    add_rules,
+    run_on_input,
+)
 from bufferlog.commands.analyze import (
     add_oneshot_options,
     add_split,
@@ -34,6 +41,7 @@ def register(sub) -> None:
     add_stats(p)
     add_split(p)
     add_oneshot_options(p)
+    add_check_output(p)
     p.set_defaults(func=run)
 
 
@@ -93,7 +101,8 @@ def run(args) -> int:
             layout = opts.function_boundary_type_conversion
         b = bufferize(parse(text, name), strategy=args.strategy, dealloc=not args.no_dealloc,
                       layout=layout, engine=args.engine, rules=args.rules, options=opts,
-                      plan=plan_options(args), split_ops=args.split_ops)
+                      plan=plan_options(args), split_ops=args.split_ops,
+                      check_output=args.check_output)
         if args.stats:
             from bufferlog.core.records import asdict
 

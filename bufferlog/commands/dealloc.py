@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from bufferlog.commands import COMMANDS, add_engine, add_io, run_on_input
+from bufferlog.commands import COMMANDS, add_check_output, add_engine, add_io, run_on_input
 from bufferlog.commands.analyze import print_stats
 from bufferlog.core.records import asdict, fields
 
@@ -24,6 +24,7 @@ def register(sub) -> None:
     p.add_argument("--stats", action="store_true",
                    help="print what was inserted, the output figures, and why each run-time "
                         "check or guarded free is kept, on stderr")
+    add_check_output(p)
     p.set_defaults(func=run)
 
 
@@ -31,7 +32,8 @@ def run(args) -> int:
     from bufferlog.api import deallocate, parse
 
     def work(text: str, name: str) -> str:
-        d = deallocate(parse(text, name), emit=args.emit, engine=args.engine, rules=args.rules)
+        d = deallocate(parse(text, name), emit=args.emit, engine=args.engine, rules=args.rules,
+                       check_output=args.check_output)
         if args.stats:
             stats = {f.name: getattr(d.stats, f.name) for f in fields(d.stats)
                      if f.name not in ("reasons", "notes")}  # notes: explain --alloc

@@ -1,0 +1,245 @@
+"""The certificate of the output bites: with a fix switched off, or a copy or a free
+taken out of what bufferlog writes, it must fail; on what bufferlog writes, it must pass.
+
+Each mutant changes one decision of the rewrite (a monkeypatch of the very method that
+makes it, or a rules overlay without the rule) or edits the finished output, and names
+the check that must then fail. The programs are this directory's own (tests/output_cert,
+the seeds and models of the shared corpus)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import bufferlog
+from bufferlog.backend.bufferize import Bufferizer
+from bufferlog.backend.certify_output import OutputCertificateError, certify_output
+from bufferlog.core.resources import rules_file
+from bufferlog.engine.slices import SliceProver
+from bufferlog.frontend.ir import Op
+
+try:
+    from tests.conftest import CORPUS_FILES
+except ImportError:  # tests/ on sys.path
+    from conftest import CORPUS_FILES
+
+HERE = Path(__file__).parent / "output_cert"
+
+
+def text_of(name: str) -> str:
+    if name.startswith("corpus:"):
+        return next(f for f in CORPUS_FILES if f.name == name[7:]).read_text()
+    return (HERE / f"{name}.mlir").read_text()
+
+
+# -- mutants of the rewrite's decisions --------------------------------------------------
+
+def no_zero_trip_copy(mp):
+    """A loop init is copied only when the body reads it (the zero-trip miscompile)."""
+    def read(self, op, i):
+        return (self.op_id.get(op, -1), i) in self.an.reads
+    mp.setattr(Bufferizer, "loop_init_read", read)
+
+
+def insert_dest_read_as_slice(mp):
+    """The slice prover reads an insert_slice's destination as the slice alone."""
+    access = SliceProver.access
+
+    def mutant(self, u, write, fresh=frozenset()):
+        o, i = u
+        an = self.an
+        if not write and o in an.subset_insert and i == an.subset_insert[o][1]:
+            return access(self, u, True, fresh)
+        return access(self, u, write, fresh)
+    mp.setattr(SliceProver, "access", mutant)
+
+
+def one_iteration_slices(mp):
+    """The slice prover takes a read and a write in one loop to run in one iteration."""
+    mp.setattr(SliceProver, "fresh_regions", lambda self, ro, wo, d: frozenset())
+
+
+def first_units_dropped(mp):
+    """A rank-reducing slice drops its first unit dimensions (the old mask)."""
+    def kept(shape, result_shape):
+        keep, j = [], 0
+        for i, d in enumerate(shape):
+            if len(shape) - i > len(result_shape) - j and d == 1:
+                continue
+            keep.append(i)
+            j += 1
+        return keep
+    mp.setattr(Bufferizer, "kept_dims", staticmethod(kept))
+
+
+def output_shape_unchecked(mp):
+    """A tensor.expand_shape whose output_shape breaks memref.expand_shape is rewritten."""
+    mp.setattr(Bufferizer, "check_output_shape", lambda self, op, t: None)
+
+
+def no_operand_copy(mp):
+    """An out-of-place operand gets a fresh buffer but not the old contents."""
+    operand_buffer = Bufferizer.operand_buffer
+    mp.setattr(Bufferizer, "operand_buffer",
+               lambda self, op, i, read=True: operand_buffer(self, op, i, False))
+
+
+def no_result_copy(mp):
+    """The copy made instead of an out-of-place operand (a call's sole aliasing result, a
+    slice) is left out."""
+    copy = Bufferizer.copy
+
+    def mutant(self, src, dst):
+        if self.cause is None or not self.cause.startswith("out-of-place"):
+            copy(self, src, dst)
+    mp.setattr(Bufferizer, "copy_instead", _without(Bufferizer.copy_instead, "copy", mutant))
+
+
+def no_fresh_copy(mp):
+    """fresh_copy hands back its source (a loop yield, a layout change, a collapse)."""
+    mp.setattr(Bufferizer, "fresh_copy", lambda self, b, like=None: b)
+
+
+def _without(method, name, replacement):
+    """``method`` running with ``self.<name>`` replaced by ``replacement``."""
+    def run(self, *a, **k):
+        saved = getattr(type(self), name)
+        setattr(type(self), name, replacement)
+        try:
+            return method(self, *a, **k)
+        finally:
+            setattr(type(self), name, saved)
+    return run
+
+
+def live_dl_without_own_op(tmp_path: Path) -> Path:
+    """A rules overlay whose live.dl lacks the rule that a definition is live at its own
+    op's other writes (one tensor as two outs)."""
+    text = rules_file("analysis/live.dl").read_text()
+    cut = re.sub(r"\nlive_at\(wo, d, x\) :- result\(d, wo, _\), [^\n]*\n", "\n", text)
+    assert cut != text, "the rule to switch off is not in live.dl"
+    (tmp_path / "analysis").mkdir()
+    (tmp_path / "analysis" / "live.dl").write_text(cut)
+    return tmp_path
+
+
+MUTANTS = [
+    # (mutant, program, strategy, check that must fail)
+    (no_zero_trip_copy, "zero_trip_init", "oneshot", "uninitialized-read"),
+    (insert_dest_read_as_slice, "disjoint_writes_slice", "optimal", "read-after-write"),
+    (one_iteration_slices, "loop_slice_next_iteration", "optimal", "read-after-write"),
+    (first_units_dropped, "rank_reducing_rank7", "oneshot", "invalid-ir"),
+    (no_operand_copy, "corpus:raw_conflict.mlir", "oneshot", "uninitialized-read"),
+    (no_operand_copy, "zero_trip_init", "oneshot", "uninitialized-read"),
+    (no_result_copy, "call_returns_slice", "oneshot", "uninitialized-read"),
+    (no_fresh_copy, "corpus:while_loop.mlir", "oneshot", "read-after-write"),
+]
+
+
+@pytest.mark.parametrize("mutant,program,strategy,check", MUTANTS,
+                         ids=[f"{m.__name__}-{p}" for m, p, _, _ in MUTANTS])
+def test_certificate_fails_on_a_mutant(mutant, program, strategy, check, monkeypatch):
+    text = text_of(program)
+    bufferlog.bufferize(text, strategy=strategy)  # the real rewrite passes
+    mutant(monkeypatch)
+    with pytest.raises(OutputCertificateError, match=f": {check}: "):
+        bufferlog.bufferize(text, strategy=strategy)
+
+
+def test_certificate_fails_without_the_own_op_rule(tmp_path):
+    text = text_of("two_outs_one_tensor")
+    bufferlog.bufferize(text)
+    rules = live_dl_without_own_op(tmp_path)
+    with pytest.raises(OutputCertificateError, match=": read-after-write: "):
+        bufferlog.bufferize(text, rules=rules)
+
+
+EXPAND = """func.func @f(%t: tensor<32xf32>) -> tensor<1x4x8xf32> {
+  %r = tensor.expand_shape %t [[0, 1, 2]] output_shape [7, 4, 8] : tensor<32xf32> into tensor<1x4x8xf32>
+  return %r : tensor<1x4x8xf32>
+}
+"""
+
+
+def test_certificate_fails_on_an_unchecked_output_shape(monkeypatch):
+    with pytest.raises(bufferlog.BufferizeError):
+        bufferlog.bufferize(EXPAND)
+    output_shape_unchecked(monkeypatch)
+    with pytest.raises(OutputCertificateError, match=": invalid-ir: "):
+        bufferlog.bufferize(EXPAND)
+
+
+# -- mutants of the finished output's frees ---------------------------------------------
+
+def _deallocs(module) -> list[Op]:
+    return [op for op in module.walk() if op.name == "memref.dealloc"]
+
+
+def drop_frees(module) -> None:
+    for op in _deallocs(module):
+        op.erase()
+
+
+def free_twice(module) -> None:
+    op = _deallocs(module)[0]
+    op.parent.insert_after(op, Op("memref.dealloc", [op.operands[0]], [], loc=op.loc))
+
+
+def free_at_once(module) -> None:
+    """The first free that has a use of its buffer before it moves right after the
+    allocation."""
+    for op in _deallocs(module):
+        v = op.operands[0]
+        if getattr(v, "op", None) is not None and v.op.parent is op.parent and len(v.uses) > 1:
+            op.parent.ops.remove(op)
+            op.parent = None
+            v.op.parent.insert_after(v.op, op)
+            return
+    raise AssertionError("no free to move")
+
+
+def free_an_argument(module) -> None:
+    for f in module.walk():
+        if f.name == "func.func" and f.regions and f.regions[0].blocks:
+            entry = f.regions[0].blocks[0]
+            args = [a for a in entry.args if a.type.__class__.__name__ == "MemRefType"]
+            if args:
+                ret = entry.ops[-1]
+                entry.insert_before(ret, Op("memref.dealloc", [args[0]], [], loc=ret.loc))
+                return
+    raise AssertionError("no memref argument")
+
+
+FREE_MUTANTS = [
+    (drop_frees, "corpus:raw_conflict.mlir", "leak"),
+    (free_twice, "corpus:raw_conflict.mlir", "double-free"),
+    (free_at_once, "corpus:init_and_matmul.mlir", "use-after-free"),
+    (free_an_argument, "corpus:raw_conflict.mlir", "bad-free"),
+]
+
+
+@pytest.mark.parametrize("mutant,program,check", FREE_MUTANTS,
+                         ids=[f"{m.__name__}-{p}" for m, p, _ in FREE_MUTANTS])
+def test_certificate_fails_on_a_broken_free(mutant, program, check):
+    b = bufferlog.bufferize(text_of(program), check_output=False)
+    certify_output(b.module)  # as written, it passes
+    mutant(b.module)
+    with pytest.raises(OutputCertificateError, match=f": {check}: "):
+        certify_output(b.module)
+
+
+# -- what bufferlog writes passes ------------------------------------------------------
+
+@pytest.mark.parametrize("strategy", ["oneshot", "optimal"])
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=[p.name for p in CORPUS_FILES])
+def test_corpus_outputs_pass(path, strategy):
+    from bufferlog.backend.plan import PlanOptions
+
+    text = path.read_text()
+    for plan in (PlanOptions(), PlanOptions.all(), PlanOptions.off()):
+        try:
+            bufferlog.bufferize(text, strategy=strategy, plan=plan)
+        except bufferlog.UserError:
+            pass  # refused input is not this test's business
