@@ -12,13 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
-
-import bufferlog
 from bufferlog.backend.bufferize import Bufferizer
 from bufferlog.backend.certify_output import OutputCertificateError, certify_output
-from bufferlog.core.resources import rules_file
 from bufferlog.engine.slices import SliceProver
 from bufferlog.frontend.ir import Op
+
+import bufferlog
+from bufferlog.core.resources import rules_file
 
 try:
     from tests.conftest import CORPUS_FILES
