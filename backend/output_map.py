@@ -13,7 +13,9 @@ Recorded on the output's ops (and blocks) right after the rewrite, while the rew
 * ``op.tv_prod`` — ``[(operand, value)]``: writes through the operand make (part of)
   input value ``value``;
 * ``op.tv_def`` — the input values complete once the op has run (a region op: once it
-  ends); ``block.tv_def`` — the input block arguments complete at the block's start;
+  ends); ``op.tv_def_before`` — those complete when it starts (their input op left no
+  output op, or the one it left went away); ``block.tv_def`` — the input block
+  arguments complete at the block's start;
 * ``op.tv_undef`` — an allocation whose contents the input leaves unspecified;
   ``op.tv_parts`` — one the rewrite fills part by part (every part written: its word).
 
@@ -144,7 +146,7 @@ def record(bz, ops: list[Op], anchor: dict[Op, Op]) -> None:
             _def(op, [vid[v] for v in made_results(src, bz)])
     for src, nxt in anchor.items():
         if src not in last and src in oid:
-            _def(nxt, [vid[v] for v in made_results(src, bz)])
+            _def(nxt, [vid[v] for v in made_results(src, bz)], "tv_def_before")
     for op in ops:
         for rg in op.regions:
             for b in rg.blocks:
@@ -158,12 +160,13 @@ def made_results(src: Op, bz) -> list[Value]:
     return [r for r in getattr(src, "tv_res", ()) if r in vid]
 
 
-def _def(op: Op, vals: list[int]) -> None:
+def _def(op: Op, vals: list[int], key: str = "tv_def") -> None:
     if vals:
-        op.tv_def = [*getattr(op, "tv_def", ()), *vals]
+        setattr(op, key, [*getattr(op, key, ()), *vals])
 
 
-TAGS = ("origin", "origin_id", "tv_use", "tv_prod", "tv_def", "tv_undef", "tv_parts")
+TAGS = ("origin", "origin_id", "tv_use", "tv_prod", "tv_def", "tv_def_before", "tv_undef",
+        "tv_parts")
 
 
 def handover(old: Op, new: Op | None = None) -> None:
@@ -175,7 +178,7 @@ def handover(old: Op, new: Op | None = None) -> None:
             if hasattr(old, k):
                 setattr(new, k, getattr(old, k))
         return
-    defs = getattr(old, "tv_def", None)
+    defs = [*getattr(old, "tv_def", ()), *getattr(old, "tv_def_before", ())]
     blk = old.parent
     if not defs or blk is None:
         return
@@ -183,4 +186,4 @@ def handover(old: Op, new: Op | None = None) -> None:
     k = ops.index(old)
     nxt = next((o for o in ops[k + 1:]), None)
     if nxt is not None:
-        _def(nxt, list(defs))
+        _def(nxt, defs, "tv_def_before")
