@@ -310,6 +310,7 @@ class Bufferizer:
         from .output_map import anchors, record, snapshot
 
         self.tensor_values = snapshot(self.m)
+        self.passes: list[tuple[Op, Value]] = []  # (insert op, its in-place tile)
         self.tensor_operands = {op: {i: v.type for i, v in enumerate(op.operands) if T.is_tensor(v.type)}
                                 for op in walk_ops(self.m)}
         self.boundary_at: dict[Value, Op] = {}  # tensors left as such -> where to_buffer goes
@@ -689,6 +690,8 @@ class Bufferizer:
         d = self.operand_buffer(op, 1)
         if not self.same_region(src, d, offs, sizes, strides, op.operands[0].type.shape):
             self.copy(src, self.subview(d, offs, sizes, strides, op.operands[0].type.shape))
+        else:  # the tile is in place: the rest of the destination passes through
+            self.passes.append((op, src))
         self.done(op, d)
 
     def same_region(self, src: Value, d: Value, offs, sizes, strides, shape) -> bool:

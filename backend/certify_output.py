@@ -44,7 +44,8 @@ def map_rows(facts) -> dict[str, list[tuple]]:
     """The rows of the map to the input, from the tags of the output's ops and blocks."""
     rows: dict[str, list[tuple]] = {"origin": [], "kept": [], "tv_use": [], "tv_prod": [],
                                     "tv_def": [], "tv_def_block": [], "tv_undef": [],
-                                    "tv_parts": [], "tv_def_before": []}
+                                    "tv_parts": [], "tv_def_before": [], "tv_pass": [],
+                                    "tv_pass_view": []}
     for op, o in facts.op_id.items():
         src = getattr(op, "origin_id", None)
         if src is not None:
@@ -59,6 +60,12 @@ def map_rows(facts) -> dict[str, list[tuple]]:
             rows["tv_def"].append((o, tv))
         for tv in getattr(op, "tv_def_before", ()):
             rows["tv_def_before"].append((o, tv))
+        for i, tv in getattr(op, "tv_pass", ()):
+            rows["tv_pass"].append((o, i, tv))
+        for tv, view in getattr(op, "tv_pass_view", ()):
+            e = facts.value_id.get(view)
+            if e is not None:
+                rows["tv_pass_view"].append((o, tv, e))
         if getattr(op, "tv_undef", False):
             rows["tv_undef"].append((o,))
         if getattr(op, "tv_parts", False):

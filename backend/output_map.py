@@ -16,6 +16,11 @@ Recorded on the output's ops (and blocks) right after the rewrite, while the rew
   ends); ``op.tv_def_before`` — those complete when it starts (their input op left no
   output op, or the one it left went away); ``block.tv_def`` — the input block
   arguments complete at the block's start;
+* ``op.tv_pass`` — ``[(operand, value)]``: the op writes part of a buffer holding input
+  value ``value``, which its input op reads and passes on (the destination of
+  ``tensor.insert`` / ``insert_slice``): the rest of the buffer is read here, as that
+  value; ``op.tv_pass_view`` — ``[(value, view)]``: the same before the op, for an
+  ``insert_slice`` whose tile ``view`` already is in place (no op of its own);
 * ``op.tv_undef`` — an allocation whose contents the input leaves unspecified;
   ``op.tv_parts`` — one the rewrite fills part by part (every part written: its word).
 
@@ -130,13 +135,21 @@ def record(bz, ops: list[Op], anchor: dict[Op, Op]) -> None:
                 if t is not None:
                     use.append((k, t))
                     prod += [(k, r) for r, _kind in an.aliases.get((s, k), ())]
-        else:
-            ins = [(vid[v], root(buf[v])) for _, v in tensor_values(src) if v in buf and v in vid]
-            outs = [(vid[v], root(buf[v])) for v in made(src) if v in buf]
+        else:  # the values whose buffer the operand is: that very memref, else its root
+            ins = [(vid[v], buf[v]) for _, v in tensor_values(src) if v in buf and v in vid]
+            outs = [(vid[v], buf[v]) for v in made(src) if v in buf]
             for k, x in mem:
-                rx = root(x)
-                use += [(k, t) for t, r in ins if r is rx]
-                prod += [(k, t) for t, r in outs if r is rx]
+                use += [(k, t) for t in _holders(x, ins)]
+                prod += [(k, t) for t in _holders(x, outs)]
+        if src is not op:
+            # a write through an operand holding a destination the input op reads and
+            # passes on (tensor.insert, insert_slice): the rest of it passes through
+            dest = [(vid[v], buf[v]) for i, v in tensor_values(src) if v in buf and v in vid
+                    and (oid[src], i) in an.reads
+                    and any(k == "equivalent" for _, k in an.aliases.get((oid[src], i), ()))]
+            passes = [(k, t) for k, x in mem for t, b in dest if root(b) is root(x)]
+            if passes:
+                op.tv_pass = passes
         if use:
             op.tv_use = use
         if prod:
@@ -147,12 +160,35 @@ def record(bz, ops: list[Op], anchor: dict[Op, Op]) -> None:
     for src, nxt in anchor.items():
         if src not in last and src in oid:
             _def(nxt, [vid[v] for v in made_results(src, bz)], "tv_def_before")
+    for src, tile in bz.passes:
+        nxt = anchor.get(src)
+        dv = [v for i, v in tensor_values(src) if (oid.get(src), i) in an.reads
+              and any(k == "equivalent" for _, k in an.aliases.get((oid.get(src), i), ()))]
+        if nxt is not None and dv:
+            nxt.tv_pass_view = [*getattr(nxt, "tv_pass_view", ()), *((vid[v], tile) for v in dv)]
     for op in ops:
         for rg in op.regions:
             for b in rg.blocks:
                 ts = [vid[a] for a in getattr(b, "tv_args", ()) if a in vid]
                 if ts:
                     b.tv_def = ts
+
+
+def _holders(x: Value, held: list[tuple[int, Value]]) -> list[int]:
+    """The values of ``held`` (value, its buffer) whose buffer memref ``x`` is, casts
+    aside; when none, those whose buffer is a view of the same root as ``x``."""
+    cx = _uncast(x)
+    same = [t for t, b in held if _uncast(b) is cx]
+    if same:
+        return same
+    rx = root(x)
+    return [t for t, b in held if root(b) is rx]
+
+
+def _uncast(v: Value) -> Value:
+    while getattr(v, "op", None) is not None and v.op.name == "memref.cast":
+        v = v.op.operands[0]
+    return v
 
 
 def made_results(src: Op, bz) -> list[Value]:
@@ -166,7 +202,7 @@ def _def(op: Op, vals: list[int], key: str = "tv_def") -> None:
 
 
 TAGS = ("origin", "origin_id", "tv_use", "tv_prod", "tv_def", "tv_def_before", "tv_undef",
-        "tv_parts")
+        "tv_parts", "tv_pass", "tv_pass_view")
 
 
 def handover(old: Op, new: Op | None = None) -> None:

@@ -10,6 +10,7 @@ Before deallocation, on the bufferized IR:
    (:mod:`backend.plan_hoist`);
 4. allocations that die within one loop iteration move out of the loop, and small ones
    that run once per call go to the stack (:mod:`backend.plan_stack`).
+Stages 2-4 decide by rules (rules/placement.dl) and move ops (backend/plan_place.py).
 Deallocation then frees each buffer right after its last use in the block whose end
 would free it (``rules/plan.dl free_after``, ``free_at_last_use``) instead of at the end.
 """
@@ -23,9 +24,7 @@ from bufferlog.core.records import record, value_class
 
 from .ir_edit import walk_ops
 from .plan_fold import fold
-from .plan_hoist import hoist_to_dominator
-from .plan_outparams import out_params
-from .plan_stack import hoist_out_of_loops, promote_to_stack
+from .plan_place import hoist_and_promote, hoist_to_dominator, out_params
 
 
 @value_class
@@ -70,20 +69,22 @@ class PlanStats:
     peak_static_bytes: int = 0  # see peak_static_bytes()
 
 
-def before_dealloc(module: Module, opts: PlanOptions) -> PlanStats:
-    """The stages that run on bufferized IR before deallocation."""
+def before_dealloc(module: Module, opts: PlanOptions, engine: str = "auto",
+                   rules_dir=None) -> PlanStats:
+    """The stages that run on bufferized IR before deallocation (where allocations move:
+    rules/placement.dl decides, backend/plan_place.py moves)."""
     st = PlanStats()
     if opts.fold:
         f = fold(module)
         st.folded_copies, st.folded_ifs = f.self_copies, f.constant_ifs
     if opts.out_params:
-        st.out_params = out_params(module)
+        st.out_params = out_params(module, engine, rules_dir)
     if opts.hoist_to_dominator:
-        st.hoisted = hoist_to_dominator(module)
-    if opts.hoist_out_of_loops:
-        st.hoisted += hoist_out_of_loops(module)
-    if opts.promote_buffers_to_stack:
-        st.stack_promotions = promote_to_stack(module, opts.max_alloc_size_in_bytes)
+        st.hoisted = hoist_to_dominator(module, engine, rules_dir)
+    levels, st.stack_promotions = hoist_and_promote(
+        module, opts.hoist_out_of_loops, opts.promote_buffers_to_stack,
+        opts.max_alloc_size_in_bytes, engine, rules_dir)
+    st.hoisted += levels
     return st
 
 

@@ -8,7 +8,7 @@ then owns the buffer as it owned the returned one, so the deallocation frees it 
 same places; and an allocation in the caller is one the other stages can hoist out of a
 loop or put on the stack.
 
-Result ``k`` of ``@f`` qualifies when:
+Result ``k`` of ``@f`` qualifies (``out_param`` of rules/placement.dl) when:
 
 * ``@f`` is private, has a body with exactly one ``func.return``, no argument or result
   attributes, and every use of its symbol is the callee of a ``func.call`` (no other
@@ -24,68 +24,25 @@ Public functions keep their ABI.
 
 from __future__ import annotations
 
-import re
-
 from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import TypeAttr
 from bufferlog.frontend.ir import Module, Op
 
 from .ir_edit import walk_ops
 from .output_map import handover
-from .plan_stack import is_local, static_alloc
 
 
-def _fresh_results(func: Op) -> list[int]:
-    """The results of ``func`` that qualify (module doc), in order."""
-    rets = [op for op in walk_ops(func) if op.name == "func.return"]
-    if len(rets) != 1:
-        return []
-    ret = rets[0]
-    out = []
-    for k, v in enumerate(ret.operands):
-        op = getattr(v, "op", None)
-        if (op is None or not static_alloc(op) or op.parent_op is not func
-                or ret.operands.count(v) != 1):
-            continue
-        if is_local(v, ret):
-            out.append(k)
-    return out
+def out_params(module: Module, engine: str = "auto", rules_dir=None) -> int:
+    """Rewrite every result ``rules/placement.dl`` (``out_param``) names into an
+    out-parameter; returns how many."""
+    from .plan_place import out_params as place
+
+    return place(module, engine, rules_dir)
 
 
-def _referenced_elsewhere(module: Module, name: str) -> bool:
-    """``@name`` appears in an attribute other than a ``func.call``'s callee."""
-    pat = re.compile(re.escape("@" + name) + r"(?![\w$.-])")
-    for op in walk_ops(module):
-        for key, attr in op.attrs.items():
-            if key == "sym_name" or (key == "callee" and op.name == "func.call"):
-                continue
-            if pat.search(str(attr)):
-                return True
-    return False
-
-
-def out_params(module: Module) -> int:
-    """Rewrite every qualifying result into an out-parameter; returns how many."""
-    funcs = {f.attrs["sym_name"].value: f for f in module.functions()}
-    calls: dict[str, list[Op]] = {}
-    for op in walk_ops(module):
-        if op.name == "func.call":
-            calls.setdefault(op.attrs["callee"].root, []).append(op)
-    n = 0
-    for name, f in funcs.items():
-        vis = f.attrs.get("sym_visibility")
-        if (vis is None or vis.value != "private" or not f.regions or not f.regions[0].blocks
-                or "arg_attrs" in f.attrs or "res_attrs" in f.attrs
-                or _referenced_elsewhere(module, name)):
-            continue
-        ks = _fresh_results(f)
-        if ks:
-            _rewrite(f, ks, calls.get(name, []))
-            n += len(ks)
-    return n
-
-
-def _rewrite(f: Op, ks: list[int], calls: list[Op]) -> None:
+def rewrite(f: Op, ks: list[int], calls: list[Op]) -> None:
+    """Results ``ks`` of function ``f`` become arguments; each of ``calls`` allocates them
+    before the call."""
     ret = next(op for op in walk_ops(f) if op.name == "func.return")
     entry = f.regions[0].blocks[0]
     ft: T.FunctionType = f.attrs["function_type"].type

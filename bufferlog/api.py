@@ -485,7 +485,7 @@ def _rewrite(a: Analysis, layout: str, engine: str, rules: Any, plan: Any,
         rewrite(module, a.strategy, False, layout, engine,
                 rules_dir=str(rules) if rules is not None else None, analysis=a._raw,
                 options=a.options, plan=PlanOptions.off())
-        planned = before_dealloc(module, plan)  # memory planning (backend/plan.py)
+        planned = before_dealloc(module, plan, engine, rules)  # memory planning (backend/plan.py)
     stats = None
     if dealloc:
         kept = next((op for op in module.walk() if _on_tensors(op) and op.name not in
