@@ -96,7 +96,25 @@ def certify_output(module: Module, engine: str = "auto", rules_dir: str | Path |
     for rel in wanted:
         found = sorted(derived.get(rel, ()))
         if found:
-            raise OutputCertificateError(describe(rel, found[0], facts))
+            raise OutputCertificateError(describe(rel, found[0], facts) + proof_hint(rel, found[0], rows))
+
+
+def proof_hint(rel: str, row: tuple, rows: dict) -> str:
+    """Where the facts of the failed output were kept, and the command that shows the
+    rules' proof of the violation (``bufferlog datalog explain``)."""
+    import tempfile
+
+    from bufferlog.core import rules_file
+    from bufferlog.engine.facts_io import write_facts_dir
+
+    try:
+        out = Path(tempfile.mkdtemp(prefix="bufferlog-output-certificate-"))
+        write_facts_dir(rows, out)
+    except (OSError, ValueError):
+        return ""
+    query = f"{rel}({','.join(str(x) for x in row)})"
+    return (f"; its proof: bufferlog datalog explain {rules_file(VALIDATE_MAIN)} -F {out} "
+            f"'{query}' --depth 12")
 
 
 def verify_output(module: Module) -> None:

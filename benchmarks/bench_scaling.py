@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import subprocess
 import sys
@@ -63,6 +64,19 @@ def phase_share(path: Path, timeout: float) -> dict:
     cert, analysis = secs.get("certificate"), secs.get("analysis")
     return {"certificate_s": cert, "analysis_s": analysis,
             "share": round(cert / analysis, 3) if cert and analysis else None}
+
+
+def output_share(path: Path, timeout: float) -> dict:
+    """``bufferlog bufferize --timing`` of ``path``: the certificate of the output's wall
+    seconds and its share of the command's top-level phases."""
+    r = subprocess.run([M.BUFFERLOG, "bufferize", str(path), "--timing", "-o", os.devnull],
+                       capture_output=True, text=True, timeout=timeout, env=M.env())
+    top = {m[3]: float(m[1]) for m in re.finditer(
+        r"^\s*([\d.]+) \(\s*[\d.]+%\)( +)(\S.*?)\s*$", r.stderr, re.M) if len(m[2]) <= 2}
+    total = sum(top.values())
+    cert = top.get("output certificate")
+    return {"output_certificate_s": cert, "bufferize_s": round(total, 3),
+            "share": round(cert / total, 3) if cert and total else None}
 
 
 def growth(tmp: Path, shape: str, sizes: list[int], timeout: float, their: float,
@@ -123,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         print("optimal 5k", five["optimal"], flush=True)
         out["certificate_chain_5000"] = phase_share(chain5k, a.timeout)
         print("certificate 5k", out["certificate_chain_5000"], flush=True)
+        out["output_certificate_chain_5000"] = output_share(chain5k, a.timeout)
+        print("output certificate 5k", out["output_certificate_chain_5000"], flush=True)
         out["for_body"] = growth(tmp, "for_body", [250, 1000], a.timeout, their)
         out["alias_writes"] = growth(tmp, "alias_writes", [100, 400], a.timeout, their)
         out["small_funcs"] = growth(tmp, "small_funcs_mb", [1, 2] + ([4] if a.full else []),
