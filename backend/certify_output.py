@@ -104,8 +104,9 @@ def proof_hint(rel: str, row: tuple, rows: dict) -> str:
     rules' proof of the violation (``bufferlog datalog explain``)."""
     import tempfile
 
-    from bufferlog.core import rules_file
     from bufferlog.engine.facts_io import write_facts_dir
+
+    from bufferlog.core import rules_file
 
     try:
         out = Path(tempfile.mkdtemp(prefix="bufferlog-output-certificate-"))
