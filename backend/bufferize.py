@@ -1130,11 +1130,11 @@ class Bufferizer:
             types.append(t)
         return types[first:]
 
-    @staticmethod
-    def loop_init_read(op: Op, i: int) -> bool:
-        """A loop reads its init ``i`` (an out-of-place one is copied), as mlir-opt: with
-        zero trips the loop's result is its init, whether or not the body reads it."""
-        return True
+    def loop_init_read(self, op: Op, i: int) -> bool:
+        """An out-of-place loop init ``i`` is copied when its contents may be read
+        (``init_contents_read`` of rules/analysis/loopflow.dl: the iteration argument is
+        read, or the tied result is and the loop may run zero times)."""
+        return (self.op_id.get(op, -1), i) in self.an.init_read
 
     def op_scf_for(self, op):
         types = self.inits(op, 3)

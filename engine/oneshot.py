@@ -30,7 +30,8 @@ ORACLE_ROUNDS = 8  # at most this many Z3 rounds per layer
 #: summaries change (the call operands' semantics); the rest is the first run's
 LAYER_RELATIONS = ("raw", "parallel_write", "carried_alias", "call_shared", "call_alias",
                    "call_write", "not_writable", "slice_differs", "unsupported_op",
-                   "use_read", "use_read_via_alias", "value_read", "arg_read_here")
+                   "use_read", "use_read_via_alias", "value_read", "arg_read_here",
+                   "init_contents_read")
 #: what the certificate run reads: the certificate and the summaries mlir-opt prints
 FINAL_RELATIONS = ("forced_violated", "alias_split", "conflict", "nonwritable_written",
                    "parallel_conflict", "scoped_call_differs", "func_access", "return_equiv_arg")

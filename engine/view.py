@@ -18,7 +18,7 @@ DYNAMIC_BYTES = 4096  # weight of a copy of a tensor whose size is not static
 SCOPED_KEYS = {"raw": None, "parallel_write": None, "use_read": "op", "use_read_via_alias": "op",
                "call_write": "op", "call_alias": "op", "call_shared": "op", "slice_differs": "op",
                "unsupported_op": "op", "not_writable": "value", "value_read": "value",
-               "carried_alias": "value", "arg_read_here": "sym"}
+               "carried_alias": "value", "arg_read_here": "sym", "init_contents_read": "op"}
 
 
 class ProgramView:
@@ -87,6 +87,7 @@ class ProgramView:
         for o, i, arg, v in sorted(rel["loop_pair"]):
             self.loop_pairs[(o, i)].append((arg, v))
         self.must = {(o, i) for o, i in rel["must_inplace"]}
+        self.init_read = {(o, i) for o, i in rel["init_contents_read"]}
         self.must_copy = {(o, i) for o, i in rel["must_copy"]}
         self.value_read = {t[0] for t in rel["value_read"]}
         self.not_writable = {t[0] for t in rel["not_writable"]}
@@ -133,6 +134,7 @@ class ProgramView:
         self.reads = set(merged["use_read"])
         self.read_via_alias = set(merged["use_read_via_alias"])
         self.value_read = {t[0] for t in merged["value_read"]}
+        self.init_read = set(merged["init_contents_read"])
 
     # ------------------------------------------------------------------ structure
     def enclosing_func(self, o: int) -> int | None:
