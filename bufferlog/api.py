@@ -189,15 +189,15 @@ class Analysis:
         for op, attrs in marks:
             op.attrs = attrs
         try:
-            return print_module(self.module, debuginfo=debuginfo)
+            return print_module(self.module, debuginfo=debuginfo, mlir_opt=True)
         finally:
             for op, attrs in saved:
                 op.attrs = attrs
 
-    def annotations(self, first: int = 0) -> tuple[list[tuple[Any, dict]], int]:
+    def annotations(self, first: tuple[int, int] = (0, 0)) -> tuple[list[tuple[Any, dict]], tuple[int, int]]:
         """The analysis attributes (engine/annotate.py) as (op, its attributes with them)
-        for each op they change, the IR left as it was; conflict tags are numbered from
-        ``first``, and the number after the last is returned too."""
+        for each op they change, the IR left as it was; the ``C_n`` and ``W_n`` conflict
+        tags are numbered from ``first``, and the numbers after the last are returned too."""
         from bufferlog.engine.annotate import annotate, annotate_alias_sets
 
         facts, an, _ = self._raw
