@@ -119,6 +119,8 @@ def hoist_out_of_loops(module: Module) -> int:
             loop = op.parent_op
             op.parent.ops.remove(op)
             loop.parent.insert_before(loop, op)
+            op.cause = (f"{op.cause}; " if op.cause else "") + (
+                f"hoisted out of the {loop.name}: one buffer serves every iteration")
             moved += 1
     return moved
 
@@ -153,5 +155,7 @@ def promote_to_stack(module: Module, max_alloc_size_in_bytes: int) -> int:
         if not _runs_once(op) or not is_local(op.results[0]):
             continue
         op.name = "memref.alloca"
+        op.cause = (f"{op.cause}; " if op.cause else "") + (
+            f"on the stack: {size} bytes, made once per call, no alias leaves the function")
         promoted += 1
     return promoted

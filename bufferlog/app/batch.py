@@ -421,55 +421,15 @@ def copies_by_cause(copies: list) -> list[dict]:
 
 
 def explain_copies(path: str, a: Any, copies: list) -> str:
-    """Every copy of the bufferized output with its cause, then the out-of-place
-    operands that needed a new buffer but no copy. The totals are the row's."""
-    total = [c.bytes for c in copies]
-    nbytes = "dynamic" if None in total else f"{sum(total)} bytes"
-    f = a.figures
-    lines = [f"{path}: {len(copies)} copies in the bufferized output ({nbytes}); "
-             f"{f.out_of_place_operands} out-of-place tensor operands "
-             f"({'dynamic' if f.out_of_place_bytes is None else f.out_of_place_bytes} bytes), "
-             f"{f.conflicts} conflicts", ""]
-    copied = set()
-    for n, c in enumerate(copies, 1):
-        size = "dynamic size" if c.bytes is None else f"{c.bytes} bytes"
-        lines.append(f"copy {n}: {c.loc}: {c.op}, {size}")
-        if c.operand is None:
-            lines.append("  cause: the op's own bufferization (none of its operands is out of "
-                         "place)")
-        else:
-            copied.add((c.loc, c.operand))
-            lines.append(f"  cause: operand #{c.operand} is out of place: "
-                         + _reason(c.conflict))
-            lines += _conflict_lines(c.conflict)
-        lines.append("")
+    """Every copy of the bufferized output with its cause (the text ``explain FILE``
+    prints), then the out-of-place operands that needed a new buffer but no copy. The
+    totals are the row's."""
+    from bufferlog.api import CopyListing
+
+    copied = {(c.loc, c.operand) for c in copies if c.operand is not None}
     rest = [d for d in a.decisions if not d.inplace and (d.loc, d.operand) not in copied]
-    if rest:
-        lines.append("out of place without a copy (a new buffer; the old contents are not read):")
-        for d in rest:
-            lines.append(f"  {d.loc}: operand #{d.operand} of {d.op}: {_reason(d.conflict)}")
-        lines.append("")
-    return "\n".join(lines)
-
-
-def _reason(c: Any) -> str:
-    if c is None:
-        return "chosen by the strategy (in place would not conflict)"
-    return {"raw": "read-after-write conflict if in place",
-            "not_writable": "in place would write a read-only buffer",
-            "parallel": "in place would write, inside an scf.forall body, a buffer defined "
-                        "outside it that is read"}.get(c.kind, c.kind)
-
-
-def _conflict_lines(c: Any) -> list[str]:
-    if c is None:
-        return []
-    out = [f"    definition: {c.definition}"] if c.definition else []
-    if c.write:
-        out.append(f"    conflicting write: operand #{c.write.operand} of {c.write.op} at {c.write.loc}")
-    if c.read:
-        out.append(f"    read: operand #{c.read.operand} of {c.read.op} at {c.read.loc}")
-    return out
+    lines = tuple(getattr(a.module, "source_lines", None) or ())
+    return CopyListing(path, list(copies), a.figures, rest, lines).text()
 
 
 def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
