@@ -182,9 +182,11 @@ def _in_place(ctx: Context, u: tuple[int, int], item: dict, proof: bool) -> None
             rule = _user_rule(ctx, _tuple("exempt", ro, ri, wo, wi, d), "no_conflict")
             if rule is not None:
                 item["rule"] = rule
+                from bufferlog.engine.causes import at
+
                 item["reason"] = (f"the no_conflict rule at {ctx.show.path(rule['file'])}:"
                                   f"{rule['line']} clears its conflict with the {an.name[ro]} at "
-                                  f"{an.loc_text(ro)}; " + base)
+                                  f"{at(an, ro)}; " + base)
                 break
     if not proof:
         return
@@ -437,8 +439,10 @@ class Display:
         rel, _, rest = text.partition("(")
         if not rest.endswith(")"):
             return text
+        neg = rel.startswith("!")
+        name = rel[1:] if neg else rel
         args = _split_args(rest[:-1])
-        return rel + "(" + ",".join(self.column(rel, k, a.strip()) for k, a in enumerate(args)) + ")"
+        return rel + "(" + ",".join(self.column(name, k, a.strip()) for k, a in enumerate(args)) + ")"
 
 def _split_args(text: str) -> list[str]:
     out, cur, quoted, esc = [], [], False, False
