@@ -143,8 +143,17 @@ class Copy:
     @property
     def kind(self) -> str:
         """``raw`` / ``not_writable`` / ``parallel`` / ``strategy`` (out of place by the
-        strategy's choice) / ``op`` (the op's bufferization copies)."""
+        strategy's choice), or with no out-of-place operand behind it: ``loop`` (a value a
+        loop passes to its next iteration, not in the iteration's own buffer), ``layout``
+        (a buffer copied into the layout a signature or op takes) or ``op`` (what the op's
+        rewrite itself needs: a slice insertion, padding, a concatenation, ...)."""
         if self.operand is None:
+            cause = self.cause or ""
+            if " passed on by the " in cause:
+                return "loop"
+            if cause.startswith(("copy into the layout", "copy into an identity layout",
+                                 "copy of the source of tensor.collapse_shape")):
+                return "layout"
             return "op"
         return self.conflict.kind if self.conflict else "strategy"
 
