@@ -296,10 +296,14 @@ class Explanation:
     conflicts: int
     ops: list[dict]
     certificate_conflicts: int = 0
+    output: dict | None = None  # --op FILE:LINE of an output: that op and its cause
 
     def to_json(self) -> dict[str, Any]:
-        return {"engine": self.engine, "conflicts": self.conflicts,
-                "certificate_conflicts": self.certificate_conflicts, "ops": self.ops}
+        out = {"engine": self.engine, "conflicts": self.conflicts,
+               "certificate_conflicts": self.certificate_conflicts, "ops": self.ops}
+        if self.output is not None:
+            out["output"] = self.output
+        return out
 
     def text(self) -> str:
         from bufferlog.engine.explanation import render
@@ -700,7 +704,8 @@ def explain(source: Any, op: int | str, *, strategy: str = "oneshot", engine: st
             an.run(fixed=dec.inplace)  # the analysis state of the chosen decisions
         res = explain_ops(facts, an, dec, str(op), engine, str(rules) if rules else None,
                           depth, getattr(a.module, "source_lines", None), proof)
-        return Explanation(res["engine"], res["conflicts"], res["ops"], res["certificate_conflicts"])
+        return Explanation(res["engine"], res["conflicts"], res["ops"], res["certificate_conflicts"],
+                           res.get("output"))
 
 
 def explain_alloc(source: Any, target: str, *, strategy: str = "oneshot", engine: str = "auto",

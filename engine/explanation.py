@@ -232,6 +232,21 @@ def output_position(path: str, line: int) -> tuple[int, int]:
     return int(ln), int(col)
 
 
+def output_line(path: str, line: int) -> dict | None:
+    """Line ``line`` of a ``--mlir-print-debuginfo`` output: its op without the location
+    and the cause a named location gives (None when there is none)."""
+    try:
+        text = Path(path).read_text(errors="replace").splitlines()[line - 1]
+    except (OSError, IndexError):
+        return None
+    at = text.rfind(" loc(")
+    cause = re.match(r'loc\("((?:[^"\\]|\\.)*)"\(', text[at + 1:]) if at >= 0 else None
+    if cause is None:
+        return None
+    return {"loc": f"{path}:{line}", "text": text[:at].strip(),
+            "cause": re.sub(r"\\(.)", r"\1", cause.group(1))}
+
+
 def select_ops(ctx: Context, target: str) -> list[int]:
     """The ops ``--op`` names: a line of the input, ``%name``, ``FILE:LINE[:COL]`` of the
     input, or ``FILE:LINE`` of an output printed with ``--mlir-print-debuginfo``."""
@@ -255,6 +270,7 @@ def select_ops(ctx: Context, target: str) -> list[int]:
         line = int(m["line"])
         col = int(m["col"]) if m["col"] else None
         if m["file"] != file:
+            ctx.output_line = output_line(m["file"], line)
             line, col = output_position(m["file"], line)
     else:
         try:
@@ -333,8 +349,11 @@ def explain_ops(ctx: Context, target: str, proof: bool = False) -> dict:
             entry["operands"].append(item)
         out.append(entry)
     _name_ids(ctx.show, out)
-    return {"engine": ctx.engine_used, "conflicts": copied_by_conflict,
-            "certificate_conflicts": len(ctx.rel["conflict"]), "ops": out}
+    res = {"engine": ctx.engine_used, "conflicts": copied_by_conflict,
+           "certificate_conflicts": len(ctx.rel["conflict"]), "ops": out}
+    if getattr(ctx, "output_line", None):
+        res["output"] = ctx.output_line  # the output op --op named, with its cause
+    return res
 
 
 def _name_ids(show: Display, node) -> None:
@@ -348,6 +367,8 @@ def _name_ids(show: Display, node) -> None:
             node["shown"] = show.tuple(node["tuple"])
         if isinstance(node.get("query"), str):
             node["shown_query"] = show.tuple(node["query"])
+        if isinstance(node.get("binding"), dict):  # a why-not rule's variables
+            node["shown_binding"] = {k: show.by_name(k, v) for k, v in node["binding"].items()}
         for k, v in node.items():
             if isinstance(v, dict | list) and k not in ("definition", "read", "write",
                                                         "conflicting_write", "read_only"):
@@ -423,6 +444,14 @@ class Display:
         n = names.get(v)
         return f"%{n}" if n else str(v)
 
+    def by_name(self, var: str, value):
+        """A rule variable's value as shown: an op or value id by the variable's name."""
+        if isinstance(value, int) and var in OP_COLUMNS:
+            return self.op(value)
+        if isinstance(value, int) and var in VALUE_COLUMNS:
+            return self.value(value)
+        return value
+
     def column(self, rel: str, k: int, raw: str) -> str:
         decl = self.ctx.prog.decls.get(rel)
         if decl is None or k >= len(decl.attrs) or not raw.lstrip("-").isdigit():
@@ -479,6 +508,9 @@ def render(res: dict) -> str:
         return render_text(r, show_path)
 
     lines = []
+    if res.get("output"):
+        o = res["output"]
+        lines += [f"{o['loc']}: {o['text']}", f"  cause: {o['cause']}"]
     for e in res["ops"]:
         lines.append(f"{e['loc']}: {e['text']}")
         for it in e["operands"]:

@@ -552,7 +552,9 @@ def render_text(result: dict, path=None) -> str:
             lines.append(f"  rule {r['id']} at {path(r['file'])}:{r['line']}: {r['text']}")
             lines.append(f"    fails at {path(f['file'])}:{f['line']}:{f['col']}: {f['literal']}")
             if e["binding"]:
-                b = ", ".join(f"{k}={_val(v)}" for k, v in e["binding"].items())
+                shown = e.get("shown_binding", {})
+                b = ", ".join(f"{k}={shown[k] if isinstance(shown.get(k), str) and isinstance(v, int) else _val(v)}"
+                              for k, v in e["binding"].items())
                 lines.append(f"    with {b}")
     elif result.get("derived"):
         lines.append(f"{q} is derived.")
