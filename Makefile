@@ -6,6 +6,7 @@ BIN       := $(VENV)/bin
 SHARED    ?= ../shared
 EXAMPLE   ?= examples/init_and_matmul.mlir
 MLIR_OPT  ?= mlir-opt-22
+FILECHECK ?= FileCheck-22
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test venv oracle browser lint bench clean
@@ -26,13 +27,20 @@ run: venv
 	@echo "== bufferlog bufferize $(EXAMPLE)"
 	$(BIN)/bufferlog bufferize $(EXAMPLE)
 
-## The real MLIR tools (the tests' oracle): Debian mlir-22-tools, plus the counting allocator.
+## The real MLIR tools (the tests' oracle): Debian mlir-22-tools and llvm-22-tools (FileCheck-22),
+## plus the counting allocator.
 oracle:
 	@if ! command -v $(MLIR_OPT) >/dev/null 2>&1; then \
 	  if command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing mlir-22-tools (apt)"; \
 	    $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq mlir-22-tools >/dev/null; \
 	  else echo "warning: apt-get not available; oracle tests will be skipped"; fi; \
+	fi
+	@if ! command -v $(FILECHECK) >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing llvm-22-tools (apt: FileCheck-22)"; \
+	  $(SUDO) apt-get install -y -qq llvm-22-tools >/dev/null 2>&1 || \
+	  { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq llvm-22-tools >/dev/null; } || \
+	  echo "warning: llvm-22-tools not installed; the FileCheck tests will be skipped"; \
 	fi
 	@mkdir -p build
 	@if [ -f $(SHARED)/oracle/memcount.c ] && [ ! -f build/libmemcount.so ]; then \

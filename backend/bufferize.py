@@ -177,6 +177,60 @@ def _collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> 
     return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
 
 
+# -- causes ---------------------------------------------------------------------------
+
+def _named(v: Value, fallback: str) -> str:
+    return f"%{v.name}" if v.name else fallback
+
+
+def _line_col(op: Op) -> str:
+    return f"{op.loc.line}:{op.loc.col}"
+
+
+_OWN_COPIES = {
+    "tensor.insert_slice": "tensor.insert_slice writes its source {0} into its slice of the destination",
+    "tensor.parallel_insert_slice": "tensor.parallel_insert_slice writes its tile {0} into its slice "
+                                    "of the shared buffer",
+    "tensor.pad": "tensor.pad copies its source {0} into the interior of its padded buffer",
+    "tensor.concat": "tensor.concat copies each operand into its slice of the result",
+    "bufferization.alloc_tensor": "bufferization.alloc_tensor copies its copy operand {0} into its "
+                                  "new buffer",
+    "bufferization.materialize_in_destination": "bufferization.materialize_in_destination copies "
+                                                "its source {0} into the destination",
+}
+
+
+def own_cause(ip: Op, name: str) -> str:
+    """Why the rewrite of ``ip`` itself allocates or copies (no analysis decision behind
+    it): a new tensor needs a buffer, a slice insertion writes its source."""
+    if name == "memref.alloc":
+        res = _named(ip.results[0], "its result") if ip.results else "its result"
+        if ip.name in ("tensor.empty", "bufferization.alloc_tensor"):
+            return f"the buffer of {res} = {ip.name}: a new tensor"
+        return f"the buffer of {res}: {ip.name} makes a new tensor"
+    src = _named(ip.operands[0], "") if ip.operands else ""
+    text = _OWN_COPIES.get(ip.name)
+    if text is not None:
+        return " ".join(text.format(src).split())
+    return f"{ip.name} copies into the buffer of its result"
+
+
+class _Because:
+    """Bufferizer.because: the cause of the ops emitted inside the ``with``."""
+
+    def __init__(self, b, cause: str | None):
+        self.b, self.cause = b, cause
+
+    def __enter__(self):
+        self.saved = self.b.cause
+        if self.cause is not None:
+            self.b.cause = self.cause
+
+    def __exit__(self, *exc):
+        self.b.cause = self.saved
+        return False
+
+
 # -- the rewrite ------------------------------------------------------------------------
 
 class Bufferizer:
@@ -195,11 +249,15 @@ class Bufferizer:
         self.edits = BlockEdits()
         self.dropped: dict[str, dict[int, int]] = {}  # callee -> result idx -> arg idx
         self.cause: str | None = None  # why the ops emitted now exist (debug locations)
+        self.made_for: dict[Value, Op] = {}  # a fresh buffer -> the input op it was made for
 
     # .. building helpers
     def emit(self, name, operands=(), types=(), attrs=None) -> Op:
         op = Op(name, list(operands), list(types), attrs or {}, loc=self.ip.loc)
-        op.src_loc, op.name_loc, op.cause = self.ip.src_loc, self.ip.name_loc, self.cause
+        cause = self.cause
+        if cause is None and name in ("memref.alloc", "memref.copy"):
+            cause = own_cause(self.ip, name)
+        op.src_loc, op.name_loc, op.cause = self.ip.src_loc, self.ip.name_loc, cause
         op.origin = getattr(self.ip, "origin", self.ip)  # the input op it stands for
         return self.edits.insert_before(self.ip, op)
 
@@ -238,8 +296,14 @@ class Bufferizer:
         return self.alloc(in_space(T.MemRefType(t.shape, t.elem), t if like is None else like), dyn)
 
     def alloc(self, t, dyn=()) -> Value:
-        return self.emit("memref.alloc", dyn, [t], {
+        b = self.emit("memref.alloc", dyn, [t], {
             "operandSegmentSizes": dense_i32(len(dyn), 0)}).result
+        self.made_for[b] = self.ip
+        return b
+
+    def because(self, cause: str | None):
+        """``with self.because(text):`` the ops emitted inside name ``text`` as their cause."""
+        return _Because(self, cause)
 
     def copy(self, src: Value, dst: Value) -> None:
         self.emit("memref.copy", [src, dst])
@@ -253,7 +317,9 @@ class Bufferizer:
             return self.cast(b, t)
         if isinstance(b.type, T.UnrankedMemRefType):
             self.fail(self.ip, "bufferize: cannot pass an unranked buffer where a ranked one is expected")
-        return self.cast(self.fresh_copy(b, t), t)
+        with self.because(self.cause or f"copy into the layout {t} the {self.ip.name} takes: "
+                          f"a cast cannot turn {b.type} into it"):
+            return self.cast(self.fresh_copy(b, t), t)
 
     def fresh_copy(self, b: Value, like=None) -> Value:
         n = self.alloc_like(b, like)
@@ -284,17 +350,38 @@ class Bufferizer:
 
     def copy_cause(self, op: Op, i: int) -> str:
         """Why operand ``i`` of ``op`` gets a fresh buffer: the analysis' conflict."""
+        from bufferlog.engine.causes import raw_words
+
         u = (self.op_id.get(op, -1), i)
         c = self.dec.conflicts.get(u)
         what = f"out-of-place {operand_syntax(op, i)} of {op.name}"
+        an = self.an
         if c is None:
-            return f"{what} (strategy)"
+            return f"{what}: the strategy's choice (in place would not conflict)"
         if c.kind == "raw" and c.read is not None and c.write is not None:
-            an = self.an
-            return (f"{what}: in place, the write by {an.name[c.write[0]]} at "
-                    f"{an.loc_text(c.write[0])} would clobber the value the {an.name[c.read[0]]} "
-                    f"at {an.loc_text(c.read[0])} reads later")
+            return f"{what}: in place, {raw_words(an, c.write[0], c.read[0])}"
+        if c.kind == "parallel":
+            return (f"{what}: in place, every iteration of the scf.forall would write the one "
+                    "buffer defined outside it")
+        if c.kind == "forced":
+            return f"{what}: forced by a must_copy rule"
+        if c.definition is not None:
+            return f"{what}: in place, it would write into {self.read_only(c.definition)}"
         return f"{what}: {c.kind}"
+
+    def read_only(self, v: int) -> str:
+        """The read-only buffer of value id ``v`` in words."""
+        an = self.an
+        from bufferlog.engine.causes import at
+
+        if v in an.result_of:
+            o, _ = an.result_of[v]
+            return f"the read-only buffer of the {an.name[o]} at {at(an, o)}"
+        b, i = an.bbarg_of[v]
+        o = an.region_parent[an.block_region[b]]
+        if o in an.func_ops:
+            return f"the read-only argument #{i} of @{an.func_sym[o]}"
+        return f"the read-only block argument #{i} of the {an.name[o]} at {at(an, o)}"
 
     @staticmethod
     def uninit(v: Value) -> bool:
@@ -751,7 +838,9 @@ class Bufferizer:
         groups = reassociation(op)
         rt = collapsed_type(b.type, list(t.shape), groups)
         if rt is None:  # not provably contiguous: collapse an identity-layout copy
-            b = self.fresh_copy(b)
+            with self.because(f"copy of the source of tensor.collapse_shape into an identity "
+                              f"layout: {b.type} is not provably contiguous"):
+                b = self.fresh_copy(b)
             rt = collapsed_type(b.type, list(t.shape), groups)
         self.done(op, self.emit("memref.collapse_shape", [b], [rt],
                                 {"reassociation": op.attrs["reassociation"]}).result)
@@ -762,11 +851,12 @@ class Bufferizer:
         b = self.operand_buffer(op, 0)
         if isinstance(b.type, T.UnrankedMemRefType):
             self.fail(op, "bufferize: tensor.reshape of an unranked tensor")
-        if not identity(b.type):
-            b = self.fresh_copy(b)
-        shape = self.B(op.operands[1])
-        if not identity(shape.type):
-            shape = self.fresh_copy(shape)
+        with self.because("copy into an identity layout: memref.reshape takes no strided buffer"):
+            if not identity(b.type):
+                b = self.fresh_copy(b)
+            shape = self.B(op.operands[1])
+            if not identity(shape.type):
+                shape = self.fresh_copy(shape)
         self.done(op, self.emit("memref.reshape", [b, shape], [memref_of(op.result.type)]).result)
 
     # .. composite tensor ops
@@ -1079,7 +1169,7 @@ class Bufferizer:
                 v.type = t
                 self.buf[v] = v
 
-    def loop_value(self, y: Value, mine: Value | None, body, used: set, t) -> Value:
+    def loop_value(self, y: Value, mine: Value | None, body, used: set, t, why=None) -> Value:
         """What a loop terminator passes for carried buffer ``y``: ``mine`` itself (also
         when ``y`` is the result of inner ``scf.for`` loops that carry ``mine`` through
         unchanged), a fresh allocation of this body, the result of an inner loop of this
@@ -1109,11 +1199,36 @@ class Bufferizer:
         owned = fresh(root) or (start is not None and start not in used
                                 and (start is mine and mine is not None or fresh(start)))
         if not owned or root in used or not cast_compatible(y.type, t):
-            y = self.fresh_copy(y) if not isinstance(y.type, T.UnrankedMemRefType) else y
+            with self.because(why(root, owned, root in used) if why else None):
+                y = self.fresh_copy(y) if not isinstance(y.type, T.UnrankedMemRefType) else y
         elif start is not None:
             used.add(start)
         used.add(strip_casts(y))
         return self.to_type(y, t)
+
+    def yield_cause(self, loop: Op, term: Op, k: int, v: Value):
+        """The cause of the copy :meth:`loop_value` makes of operand ``k`` (tensor ``v``)
+        of ``loop``'s terminator ``term``: a function of (its buffer's root, whether this
+        iteration owns it, whether another loop value already passes it on)."""
+        def why(root: Value, owned: bool, reused: bool) -> str:
+            name = _named(v, f"operand #{k}")
+            head = (f"copy of {name} passed on by the {term.name} to the next iteration of the "
+                    f"{loop.name} at {_line_col(loop)}")
+            if reused:
+                return f"{head}: its buffer is passed on already as another loop value; each needs its own"
+            origin = self.made_for.get(root)
+            if origin is None:
+                return (f"{head}: it is neither the iteration's own buffer (its argument) nor a "
+                        "buffer made in this iteration")
+            where = f"the buffer of the {origin.name} at {_line_col(origin)}, made outside the loop"
+            writer = getattr(v, "op", None)
+            inside = writer is not None and any(p is loop for p in _ancestors(writer))
+            if inside and writer.name != "scf.if":
+                return (f"{head}: {name} is the {writer.name} at {_line_col(writer)} writing in place "
+                        f"into {where}; the next iteration writes that buffer again while its "
+                        f"argument would still hold {name}")
+            return f"{head}: {name} lives in {where}, not in a buffer of the iteration's own"
+        return why
 
     def inits(self, op, first: int):
         types = []
@@ -1124,7 +1239,10 @@ class Bufferizer:
             b = self.operand_buffer(op, i, self.loop_init_read(op, i))
             ro = getattr(strip_casts(b), "op", None)
             if ro is not None and ro.name == "memref.get_global":
-                b = self.fresh_copy(b)
+                with self.because(f"copy of the constant {operand_syntax(op, i)} the {op.name} starts "
+                                  "from: its iterations write the buffer they receive, a constant's "
+                                  "is read-only"):
+                    b = self.fresh_copy(b)
             t = self.carried(b)
             op.set_operand(i, self.cast(b, t))
             types.append(t)
@@ -1146,7 +1264,8 @@ class Bufferizer:
         y = body.ops[-1]
         self.ip = y
         used: set = set()
-        y.set_operands([self.loop_value(self.B(v), body.args[k + 1], body, used, types[k])
+        y.set_operands([self.loop_value(self.B(v), body.args[k + 1], body, used, types[k],
+                                        self.yield_cause(op, y, k, v))
                         if types[k] is not None else v for k, v in enumerate(y.operands)])
         self.ip = op
 
@@ -1174,7 +1293,7 @@ class Bufferizer:
                 vals.append(self.cast(b, t))
             else:
                 t = self.carried(b) if identity(b.type) else self.carried(b)
-                vals.append(self.loop_value(b, None, before, used, t))
+                vals.append(self.loop_value(b, None, before, used, t, self.yield_cause(op, cond, k, v)))
             atypes.append(t)
         cond.set_operands(vals)
         self.retype(after.args, atypes)
@@ -1189,7 +1308,8 @@ class Bufferizer:
                 new.append(v)
                 continue
             mine = next((after.args[a] for a, j in origin.items() if j == k), None)
-            new.append(self.loop_value(self.B(v), mine, after, used, types[k]))
+            new.append(self.loop_value(self.B(v), mine, after, used, types[k],
+                                       self.yield_cause(op, y, k, v)))
         y.set_operands(new)
         self.ip = op
 
@@ -1259,11 +1379,18 @@ class Bufferizer:
             if not inplace or (ro is not None and ro.name == "memref.get_global"):
                 if isinstance(b.type, T.UnrankedMemRefType):
                     self.fail(op, "bufferize: out-of-place unranked shared_out")
-                n = self.alloc_like(b)
-                if not self.uninit(v):
-                    self.copy(b, n)
-                else:
-                    self.undefined(n)
+                why = (self.copy_cause(op, lead + k) if not self.dec.inplace.get((oid, lead + k), True)
+                       else f"copy of the shared_out {operand_syntax(op, lead + k)}: "
+                       + ("a tensor.parallel_insert_slice into it is out of place" if inplace is False
+                          or not all(self.dec.inplace.get((self.op_id.get(o, -1), 1), True)
+                                     for o in inserts if o.operands[1] is arg)
+                          else "the iterations would write a read-only constant"))
+                with self.because(why):
+                    n = self.alloc_like(b)
+                    if not self.uninit(v):
+                        self.copy(b, n)
+                    else:
+                        self.undefined(n)
                 b = n
             bufs.append(b)
             self.buf[arg] = b
@@ -1395,6 +1522,13 @@ def loop_start(v: Value) -> Value | None:
     before = op.regions[0].entry
     c = strip_casts(before.ops[-1].operands[k + 1])
     return strip_casts(op.operands[before.args.index(c)]) if c in before.args else None
+
+
+def _ancestors(op: Op):
+    p = op.parent_op
+    while p is not None:
+        yield p
+        p = p.parent_op
 
 
 def dense_i32(*sizes: int):

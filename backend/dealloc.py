@@ -310,6 +310,11 @@ class Dealloc:
         for t, k, _v, u in sorted(self.rel("return_clone")):
             top = self.f.ops[t]
             src = top.operands[k]
+            self.cause = (f"clone of {self.describe(src)} for result #{k} of the return: "
+                          + ("this function owns it on some paths only (known at run time), "
+                             if self.state(u) == "indicator" else "this function does not own it "
+                             "(an argument, a view, or a buffer another value keeps), ")
+                          + "and the caller owns every result it receives")
             if self.state(u) == "indicator":
                 then_b, else_b = Block(), Block()
                 then_b.append(Op("scf.yield", [src]))

@@ -85,11 +85,26 @@ def hoist_and_promote(module: Module, hoist: bool, promote: bool, max_bytes: int
     if not on:
         return 0, 0
     facts, rel = derive(module, on, {"max_alloc_size_in_bytes": max_bytes}, engine, rules_dir)
+    from .plan import static_bytes
+
     levels = len(rel["hoist_past"])
+    past: dict[int, list[int]] = {}
+    for o, loop in sorted(rel["hoist_past"]):
+        past.setdefault(o, []).append(loop)
     for o, loop in sorted(rel["hoist_before"]):
         op, lp = facts.ops[o], facts.ops[loop]
         op.parent.ops.remove(op)
         lp.parent.insert_before(lp, op)
+        for x in sorted(past.get(o, ()), reverse=True):  # innermost loop first
+            _because(op, f"hoisted out of the {facts.ops[x].name}: one buffer serves every "
+                         "iteration")
     for o, stack_name in sorted(rel["promote"]):
-        facts.ops[o].name = stack_name
+        op = facts.ops[o]
+        op.name = stack_name
+        _because(op, f"on the stack: {static_bytes(op.results[0].type)} bytes, made once per "
+                     "call, no alias leaves the function")
     return levels, len(rel["promote"])
+
+
+def _because(op, why: str) -> None:
+    op.cause = (f"{op.cause}; " if op.cause else "") + why

@@ -17,16 +17,19 @@ from bufferlog.api import (  # noqa: E402  (after __version__, which the app lay
     Bufferized,
     Conflict,
     Copy,
+    CopyListing,
     Deallocated,
     DeallocStats,
     Decision,
     Explanation,
     OperandRef,
     OutputFigures,
+    ValueRef,
     analyze,
     bufferize,
     deallocate,
     explain,
+    explain_copies,
     parse,
 )
 from bufferlog.core.errors import (  # noqa: E402
@@ -41,10 +44,10 @@ from bufferlog.core.errors import (  # noqa: E402
 
 __all__ = [
     "Analysis", "AnalysisError", "AnalysisFigures", "Bufferized", "BufferizeError",
-    "BufferlogError", "Conflict", "Copy", "DeallocError", "DeallocStats", "Deallocated",
-    "Decision", "Explanation", "InternalError", "OperandRef", "OutputFigures", "ParseError",
-    "UserError", "__version__", "analyze", "bufferize", "deallocate", "explain", "parse",
-    "OneShotOptions",
+    "BufferlogError", "Conflict", "Copy", "CopyListing", "DeallocError", "DeallocStats",
+    "Deallocated", "Decision", "Explanation", "InternalError", "OperandRef", "OutputFigures",
+    "ParseError", "UserError", "ValueRef", "__version__", "analyze", "bufferize", "deallocate",
+    "explain", "explain_copies", "parse", "OneShotOptions",
 ]
 
 

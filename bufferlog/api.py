@@ -48,6 +48,19 @@ class OperandRef:
 
 
 @value_class
+class ValueRef:
+    """A tensor value: ``value`` (``result 0``, ``bbArg 1``: mlir-opt's words) of the op
+    ``op`` at ``loc`` (the op owning the block, for a block argument)."""
+
+    value: str
+    op: str
+    loc: str
+
+    def __str__(self) -> str:
+        return f"{self.value} of {self.op} at {self.loc}"
+
+
+@value_class
 class Conflict:
     """Why an operand is out of place. ``kind``: ``raw`` (a read-after-write conflict: the
     ``write`` would overwrite ``definition``'s buffer before the ``read``),
@@ -55,7 +68,7 @@ class Conflict:
     ``scf.forall`` body writes a buffer defined outside it)."""
 
     kind: str
-    definition: str | None
+    definition: ValueRef | None
     write: OperandRef | None = None
     read: OperandRef | None = None
 
@@ -125,12 +138,22 @@ class Copy:
     bytes: int | None
     operand: int | None = None
     conflict: Conflict | None = None
+    cause: str | None = None  # the cause the output op carries (--mlir-print-debuginfo)
 
     @property
     def kind(self) -> str:
         """``raw`` / ``not_writable`` / ``parallel`` / ``strategy`` (out of place by the
-        strategy's choice) / ``op`` (the op's bufferization copies)."""
+        strategy's choice), or with no out-of-place operand behind it: ``loop`` (a value a
+        loop passes to its next iteration, not in the iteration's own buffer), ``layout``
+        (a buffer copied into the layout a signature or op takes) or ``op`` (what the op's
+        rewrite itself needs: a slice insertion, padding, a concatenation, ...)."""
         if self.operand is None:
+            cause = self.cause or ""
+            if " passed on by the " in cause:
+                return "loop"
+            if cause.startswith(("copy into the layout", "copy into an identity layout",
+                                 "copy of the source of tensor.collapse_shape")):
+                return "layout"
             return "op"
         return self.conflict.kind if self.conflict else "strategy"
 
@@ -144,7 +167,8 @@ class Copy:
             return (c.write.op, c.read.op)
         if c.kind == "parallel" and c.write:
             return (c.write.op, "scf.forall")
-        return (self.op, "read-only " + (c.definition or "buffer").split(" at ")[0])
+        return (self.op, "read-only " + (f"{c.definition.value} of {c.definition.op}"
+                                         if c.definition else "buffer"))
 
 
 @value_class
@@ -189,15 +213,15 @@ class Analysis:
         for op, attrs in marks:
             op.attrs = attrs
         try:
-            return print_module(self.module, debuginfo=debuginfo)
+            return print_module(self.module, debuginfo=debuginfo, mlir_opt=True)
         finally:
             for op, attrs in saved:
                 op.attrs = attrs
 
-    def annotations(self, first: int = 0) -> tuple[list[tuple[Any, dict]], int]:
+    def annotations(self, first: tuple[int, int] = (0, 0)) -> tuple[list[tuple[Any, dict]], tuple[int, int]]:
         """The analysis attributes (engine/annotate.py) as (op, its attributes with them)
-        for each op they change, the IR left as it was; conflict tags are numbered from
-        ``first``, and the number after the last is returned too."""
+        for each op they change, the IR left as it was; the ``C_n`` and ``W_n`` conflict
+        tags are numbered from ``first``, and the numbers after the last are returned too."""
         from bufferlog.engine.annotate import annotate, annotate_alias_sets
 
         facts, an, _ = self._raw
@@ -264,14 +288,22 @@ class Deallocated(_MemrefText):
 class Explanation:
     """Why each tensor operand of the selected op(s) is in place or copied: ``ops`` is a
     list of ``{"loc", "op", "text", "operands": [...]}`` (the ``explain --format json``
-    shape), ``conflicts`` the size of the rules' re-check (0 for a valid result)."""
+    shape), ``conflicts`` the number of those operands copied because of a conflict (a
+    read-after-write, a read-only buffer, a parallel region), ``certificate_conflicts``
+    the size of the rules' re-check of the decisions (0 for a valid result)."""
 
     engine: str
     conflicts: int
     ops: list[dict]
+    certificate_conflicts: int = 0
+    output: dict | None = None  # --op FILE:LINE of an output: that op and its cause
 
     def to_json(self) -> dict[str, Any]:
-        return {"engine": self.engine, "conflicts": self.conflicts, "ops": self.ops}
+        out = {"engine": self.engine, "conflicts": self.conflicts,
+               "certificate_conflicts": self.certificate_conflicts, "ops": self.ops}
+        if self.output is not None:
+            out["output"] = self.output
+        return out
 
     def text(self) -> str:
         from bufferlog.engine.explanation import render
@@ -376,14 +408,14 @@ def _analysis(module: Any, raw: tuple, strategy: str, engine: str) -> Analysis:
 
     facts, an, dec = raw
 
-    def value(v: int | None) -> str | None:
+    def value(v: int | None) -> ValueRef | None:
         if v is None:
             return None
         val = facts.values[v]
         if hasattr(val, "op"):
-            return f"result {val.index} of {val.op.name} at {val.op.loc}"
+            return ValueRef(f"result {val.index}", val.op.name, str(val.op.loc))
         owner = val.block.parent_op
-        return f"block argument {val.index} of {owner.name} at {owner.loc}"
+        return ValueRef(f"bbArg {val.index}", owner.name, str(owner.loc))
 
     def ref(u: tuple[int, int] | None) -> OperandRef | None:
         return None if u is None else OperandRef(facts.ops[u[0]].name, u[1], str(facts.ops[u[0]].loc))
@@ -576,16 +608,105 @@ def _copies(module: Any, a: Analysis, source_ops: dict[str, str]) -> list[Copy]:
             if not mems:
                 continue
             loc = str(op.loc)
-            d = pending[loc].pop(0) if pending.get(loc) else None
+            d = pending[loc].pop(0) if pending.get(loc) and op.cause and op.cause.startswith(
+                "out-of-place ") else None
             out.append(Copy(source_ops.get(loc, op.name), loc, T.static_bytes(mems[-1]),
-                            d.operand if d else None, d.conflict if d else None))
+                            d.operand if d else None, d.conflict if d else None, op.cause))
     return out
 
 
+@record
+class CopyListing:
+    """Every copy of a bufferized file with its cause (``explain FILE`` without ``--op``,
+    ``batch``'s ``.explain.txt``): ``copies`` and their bytes are the file's ``--stats``
+    figures; ``uncopied`` are the out-of-place operands that got a new buffer and no copy
+    (their old contents are not read)."""
+
+    file: str
+    copies: list[Copy]
+    figures: Any  # AnalysisFigures
+    uncopied: list[Decision]
+    lines: tuple[str, ...] = ()  # the input's lines
+
+    def to_json(self) -> dict[str, Any]:
+        total = [c.bytes for c in self.copies]
+        return {"file": self.file, "copies": len(self.copies),
+                "bytes_copied": None if None in total else sum(total),
+                "list": [{"loc": c.loc, "op": c.op, "text": self._text(c.loc), "bytes": c.bytes,
+                          "operand": c.operand, "kind": c.kind, "cause": c.cause,
+                          "conflict": asdict(c.conflict) if c.conflict else None}
+                         for c in self.copies],
+                "out_of_place_without_copy": [
+                    {"loc": d.loc, "op": d.op, "operand": d.operand,
+                     "conflict": asdict(d.conflict) if d.conflict else None}
+                    for d in self.uncopied]}
+
+    def _text(self, loc: str) -> str:
+        try:
+            line = int(loc.rsplit(":", 2)[1])
+        except (IndexError, ValueError):
+            return ""
+        return self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
+
+    def text(self) -> str:
+        total = [c.bytes for c in self.copies]
+        nbytes = "dynamic" if None in total else f"{sum(total)} bytes"
+        f = self.figures
+        oop = "dynamic" if f.out_of_place_bytes is None else f.out_of_place_bytes
+        lines = [f"{self.file}: {len(self.copies)} copies in the bufferized output ({nbytes}); "
+                 f"{f.out_of_place_operands} out-of-place tensor operands ({oop} bytes), "
+                 f"{f.conflicts} conflicts"]
+        for k, c in enumerate(self.copies, 1):
+            size = "dynamic size" if c.bytes is None else f"{c.bytes} bytes"
+            lines.append(f"copy {k}: {c.loc}: {c.op}, {size}")
+            text = self._text(c.loc)
+            if text:
+                lines.append(f"  {text}")
+            lines.append(f"  cause: {c.cause or 'the input wrote it'}")
+        if self.uncopied:
+            lines.append("out of place without a copy (a new buffer; the old contents are not read):")
+            for d in self.uncopied:
+                why = _reason_words(d.conflict)
+                lines.append(f"  {d.loc}: operand #{d.operand} of {d.op}: {why}")
+        return "\n".join(lines) + "\n"
+
+
+def _reason_words(c: Conflict | None) -> str:
+    if c is None:
+        return "chosen by the strategy (in place would not conflict)"
+    return {"raw": "read-after-write conflict if in place",
+            "not_writable": "in place would write a read-only buffer",
+            "parallel": "in place would write, inside an scf.forall body, a buffer defined "
+                        "outside it that is read",
+            "forced": "forced by a must_copy rule"}.get(c.kind, c.kind)
+
+
+def copy_listing(b: Any, file: str) -> CopyListing:
+    """The :class:`CopyListing` of a :class:`Bufferized` result."""
+    a = b.analysis
+    copied = {(c.loc, c.operand) for c in b.copies if c.operand is not None}
+    rest = [d for d in a.decisions if not d.inplace and (d.loc, d.operand) not in copied]
+    return CopyListing(file, list(b.copies), a.figures, rest,
+                       tuple(getattr(a.module, "source_lines", None) or ()))
+
+
+def explain_copies(source: Any, *, strategy: str = "oneshot", engine: str = "auto",
+                   rules: str | os.PathLike | None = None, options: Any = None,
+                   plan: Any = None) -> CopyListing:
+    """Bufferize ``source`` and list every copy of the output with its cause."""
+    module = _module(source)
+    b = bufferize(module, strategy=strategy, engine=engine, rules=rules, options=options,
+                  plan=plan)
+    file = next((str(op.loc.file) for op in module.walk() if op.loc.line), "-")
+    return copy_listing(b, file)
+
+
 def explain(source: Any, op: int | str, *, strategy: str = "oneshot", engine: str = "auto",
-            rules: str | os.PathLike | None = None, depth: int = 4) -> Explanation:
+            rules: str | os.PathLike | None = None, depth: int = 4,
+            proof: bool = False) -> Explanation:
     """Why each tensor operand of the op(s) on source line ``op`` (or defining ``%name``)
-    is in place or copied: the conflict with its locations and the engine's proof tree.
+    is in place or copied: the conflict with its locations, a user's rule that decided
+    it; ``proof``: also the engine's proof trees (``depth`` levels) and why-not answers.
     ``source`` may also be an :class:`Analysis` (its decisions are explained)."""
     a = source if isinstance(source, Analysis) else analyze(
         source, strategy=strategy, engine=engine, rules=rules)
@@ -597,8 +718,9 @@ def explain(source: Any, op: int | str, *, strategy: str = "oneshot", engine: st
         if a.strategy == "optimal":
             an.run(fixed=dec.inplace)  # the analysis state of the chosen decisions
         res = explain_ops(facts, an, dec, str(op), engine, str(rules) if rules else None,
-                          depth, getattr(a.module, "source_lines", None))
-        return Explanation(res["engine"], res["conflicts"], res["ops"])
+                          depth, getattr(a.module, "source_lines", None), proof)
+        return Explanation(res["engine"], res["conflicts"], res["ops"], res["certificate_conflicts"],
+                           res.get("output"))
 
 
 def explain_alloc(source: Any, target: str, *, strategy: str = "oneshot", engine: str = "auto",

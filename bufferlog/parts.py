@@ -53,7 +53,7 @@ class _Merged:
         self.conflicts: list = []
         self.figures: list = []
         self.annotations: list = []
-        self.next_conflict = 0
+        self.next_conflict = (0, 0)  # the next C_n and W_n tags
 
     def add(self, a, where: list[int], annotate: bool) -> None:
         tops = _decision_tops(a, where)

@@ -6,16 +6,18 @@ tags, ``bufferization.access`` argument attributes, ``__equivalent_func_args__``
 from __future__ import annotations
 
 
-def annotate(facts, an, dec, first: int = 0) -> int:
-    """Attach mlir-opt's analysis attributes to the IR ops in place; conflict tags are
-    numbered from ``first`` (the number after the last one is returned)."""
+def annotate(facts, an, dec, first: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    """Attach mlir-opt's analysis attributes to the IR ops in place. As in mlir-opt, the
+    ``C_n`` tags of read-after-write conflicts and the ``W_n`` tags of writes into
+    read-only buffers are numbered apart, from ``first`` (the numbers after the last
+    ones are returned)."""
     from bufferlog.engine.oneshot import operand_annotations
     from bufferlog.frontend import attrs as A
 
     ops = facts.ops
     for o, vals in operand_annotations(an, dec).items():
         ops[o].attrs["__inplace_operands_attr__"] = A.ArrayAttr(tuple(A.StringAttr(x) for x in vals))
-    n = first
+    n, w = first
     for u in dec.order:
         c = dec.conflicts.get(u)
         if c is None:
@@ -24,11 +26,10 @@ def annotate(facts, an, dec, first: int = 0) -> int:
             _tag(an, ops, c.definition, f"C_{n}", "DEF")
             ops[c.write[0]].attrs[f"C_{n}[CONFL-WRITE: {c.write[1]}]"] = A.UnitAttr()
             ops[c.read[0]].attrs[f"C_{n}[READ: {c.read[1]}]"] = A.UnitAttr()
-        elif c.kind in ("parallel", "forced"):
-            continue  # mlir-opt tags no parallel-region conflict; must_copy is ours
-        else:
-            _tag(an, ops, c.definition, f"W_{n}", "NOT-WRITABLE")
-        n += 1
+            n += 1
+        elif c.kind not in ("parallel", "forced"):  # mlir-opt tags no parallel-region
+            _tag(an, ops, c.definition, f"W_{w}", "NOT-WRITABLE")  # conflict; must_copy is ours
+            w += 1
     for r, eq in dec.equivalent_args.items():
         ops[r].attrs["__equivalent_func_args__"] = A.ArrayAttr(tuple(A.IntegerAttr(x, None) for x in eq))
     by_func: dict[int, dict[int, str]] = {}
@@ -45,7 +46,7 @@ def annotate(facts, an, dec, first: int = 0) -> int:
             items = tuple(x for x in elems[i].items if x[0] != "bufferization.access")
             elems[i] = A.DictAttr(items + (("bufferization.access", A.StringAttr(k)),))
         fop.attrs["arg_attrs"] = A.ArrayAttr(tuple(elems))
-    return n
+    return n, w
 
 
 def _tag(an, ops, v, cid, what):

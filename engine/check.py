@@ -1,14 +1,18 @@
 """Static checks of a program before any run (``bufferlog rules check``).
 
 Reports, each with ``file:line:col``: syntax errors and constructs outside the portable
-subset, missing include files, duplicate or undeclared relations, arity mismatches,
-symbol/number type mismatches, ungrounded variables, and negation or aggregation that
-cannot be stratified.
+subset, missing include files, duplicate or undeclared relations (with the closest
+declared name), arity mismatches, symbol/number type mismatches, ungrounded variables,
+and negation or aggregation that cannot be stratified. Warns when a user's file replaces
+a shipped one (and says so on each error it causes in the shipped files), and about an
+op a user's fact names that bufferlog's frontend does not know and no input uses.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections import defaultdict, deque
+from pathlib import Path
 
 from bufferlog.core.records import value_class
 
@@ -42,9 +46,10 @@ class Diagnostic:
         return f"{where}{self.severity}: {self.message}"
 
 
-def check(prog: Program) -> list[Diagnostic]:
-    """All diagnostics of ``prog``, sorted by location."""
-    c = _Checker(prog)
+def check(prog: Program, inputs: list[str] | None = None) -> list[Diagnostic]:
+    """All diagnostics of ``prog``, sorted by location. ``inputs``: MLIR files the rules
+    are for; an op a user's fact names must be one of theirs or one the frontend knows."""
+    c = _Checker(prog, inputs)
     c.run()
     return sorted(
         dict.fromkeys(c.diags),
@@ -52,16 +57,92 @@ def check(prog: Program) -> list[Diagnostic]:
     )
 
 
+def _shipped_root() -> Path:
+    from .program import SHIPPED_RULES
+
+    return Path(SHIPPED_RULES).resolve()
+
+
+def _is_shipped(file: str | Path) -> bool:
+    try:
+        Path(file).resolve().relative_to(_shipped_root())
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+def replacements(prog: Program) -> dict[str, Path]:
+    """Shipped rule files (by their path relative to the shipped rules directory) that a
+    user's file of the same name replaces, with that file."""
+    root = _shipped_root()
+    shipped: dict[str, str] = {}
+    for f in sorted(root.rglob("*.dl")):
+        shipped.setdefault(f.name, str(f.relative_to(root)))
+    out: dict[str, Path] = {}
+    for f in prog.files:
+        if not _is_shipped(f) and Path(f).name in shipped:
+            out[shipped[Path(f).name]] = Path(f)
+    return out
+
+
+def _declared_in(path: Path) -> set[str]:
+    """The relations a rule file declares (a shipped file a user's replaced)."""
+    from .dl_parse import Decl, parse_source
+
+    try:
+        items = parse_source(path.read_text(encoding="utf-8"), str(path))
+    except Exception:  # noqa: BLE001 - a shipped file always parses; be safe anyway
+        return set()
+    return {it.name for it in items if isinstance(it, Decl)}
+
+
 class _Checker:
-    def __init__(self, prog: Program):
+    def __init__(self, prog: Program, inputs: list[str] | None = None):
         self.prog = prog
+        self.inputs = inputs
         self.diags: list[Diagnostic] = []
+        self.replaced = replacements(prog)
+        self._lost: dict[str, tuple[str, Path]] | None = None  # relation -> (shipped, user file)
 
     def err(self, loc: Loc | None, msg: str) -> None:
+        if loc is not None and self.replaced:
+            msg += self.broken_by(msg, _is_shipped(loc.file))
         self.diags.append(Diagnostic(loc, msg))
+
+    def warn(self, loc: Loc | None, msg: str) -> None:
+        self.diags.append(Diagnostic(loc, msg, "warning"))
+
+    def lost(self) -> dict[str, tuple[str, Path]]:
+        """Relations a replaced shipped file declared that nothing declares now: relation
+        -> (the shipped file, the user's file replacing it)."""
+        if self._lost is None:
+            root = _shipped_root()
+            self._lost = {}
+            for rel_path, user in self.replaced.items():
+                for name in _declared_in(root / rel_path) - set(self.prog.decls):
+                    self._lost[name] = (rel_path, user)
+        return self._lost
+
+    def broken_by(self, msg: str, in_shipped: bool) -> str:
+        """What an error owes to a user's file that replaced a shipped one: the relation
+        the replaced file declared; for any other error in a shipped file, the
+        replacement."""
+        for name, (rel_path, user) in self.lost().items():
+            if f"relation '{name}' " in msg:
+                return (f" (the shipped rules/{rel_path} declares it; your {user} replaces "
+                        "that file, because it has the same name)")
+        if not in_shipped:
+            return ""
+        files = ", ".join(f"rules/{k} by your {v}" for k, v in self.replaced.items())
+        return f" (in shipped rules; replaced: {files})"
 
     def run(self) -> None:
         p = self.prog
+        for rel_path, user in self.replaced.items():
+            self.warn(Loc(str(user), 1, 1),
+                      f"this file replaces the shipped rules/{rel_path} (same name): the "
+                      "shipped file's declarations and rules are not loaded; rename it to add "
+                      "to the shipped rules instead")
         for e in p.errors:
             self.err(e.loc if isinstance(e.loc, Loc) else None, e.message)
         for d in p.duplicate_decls:
@@ -81,6 +162,47 @@ class _Checker:
         for r in p.rules:
             self.check_rule(r)
         self.check_strata()
+        self.check_op_names()
+
+    # ------------------------------------------------------------- op names in facts
+    def check_op_names(self) -> None:
+        """An op a user's fact names (an ``OpName`` column, e.g. ``sem_known("my.acum")``)
+        that the frontend does not know and no input uses: probably a misspelling, which
+        would leave the real op unknown to the analysis without a word."""
+        p = self.prog
+        used: dict[str, str] = {}  # op name -> an input file using it
+        for f in self.inputs or ():
+            for name in _ops_in(f):
+                used.setdefault(name, f)
+        known = _frontend_ops() | {n for r in p.rules if r.is_fact and _is_shipped(r.loc.file)
+                                   for n in self.op_args(r)}
+        seen: set[str] = set()
+        for r in p.rules:
+            if not r.is_fact or _is_shipped(r.loc.file):
+                continue
+            for name, loc in self.op_args(r, with_loc=True):
+                if name in known or name in used or name in seen:
+                    continue
+                seen.add(name)  # once per op: at its first fact
+                close = difflib.get_close_matches(name, [*used, *sorted(known)], n=1, cutoff=0.75)
+                hint = ""
+                if close:
+                    where = f", used in {used[close[0]]}" if close[0] in used else ""
+                    hint = f"; did you mean '{close[0]}'{where}?"
+                why = ("no input file given uses it (rules check --input FILE.mlir checks "
+                       "against yours)") if not self.inputs else "no input file uses it"
+                self.warn(loc, f"op '{name}' is not an op bufferlog's frontend knows, and "
+                               f"{why}: the analysis will not connect this fact to any op{hint}")
+
+    def op_args(self, r: Rule, with_loc: bool = False) -> list:
+        d = self.prog.decls.get(r.head.rel)
+        if d is None or len(d.attrs) != len(r.head.args):
+            return []
+        out = []
+        for (_, ty), t in zip(d.attrs, r.head.args, strict=True):
+            if ty == "OpName" and isinstance(t, Str):
+                out.append((t.value, t.loc) if with_loc else t.value)
+        return out
 
     # ------------------------------------------------------------- per rule
     def check_rule(self, r: Rule) -> None:
@@ -94,7 +216,10 @@ class _Checker:
     def check_atom(self, a: Atom) -> bool:
         d = self.prog.decls.get(a.rel)
         if d is None:
-            self.err(a.loc, f"relation '{a.rel}' is not declared")
+            close = [] if a.rel in self.lost() else difflib.get_close_matches(
+                a.rel, list(self.prog.decls), n=1, cutoff=0.8)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            self.err(a.loc, f"relation '{a.rel}' is not declared{hint}")
             return False
         if len(a.args) != len(d.attrs):
             self.err(a.loc, f"relation '{a.rel}' has arity {len(d.attrs)} (declared at {d.loc}), "
@@ -215,6 +340,29 @@ class _Checker:
 
 
 # ----------------------------------------------------------------- helpers
+
+
+def _frontend_ops() -> set[str]:
+    """The ops the frontend parses and prints in custom form."""
+    from bufferlog.frontend.dialects import PRINTERS, load_all
+
+    load_all()
+    return set(PRINTERS)
+
+
+def _ops_in(path: str) -> set[str]:
+    """The op names an MLIR file uses (custom and generic form), read from its text."""
+    import re
+
+    from bufferlog.core import UserError
+
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise UserError(f"--input: cannot read {path}: {e.strerror or e}") from None
+    ops = set(re.findall(r'^\s*(?:%[^=\n]*=\s*)?"?([A-Za-z_][\w$]*\.[\w$.]+)"?', text, re.M))
+    ops |= set(re.findall(r'=\s*"?([A-Za-z_][\w$]*\.[\w$.]+)"?[ (]', text))
+    return ops
 
 
 def _path(graph: dict[str, set[str]], src: str, dst: str) -> list[str] | None:

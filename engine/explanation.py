@@ -44,6 +44,11 @@ class Context:
         res = run(self.prog, self.dl_facts, engine=engine, relations=outputs("explain.dl"))
         self.rel, self.engine_used = res.relations, res.engine
         self.text = dict(facts.rows["op_text"])
+        self._proofs: dict[tuple[str, int], dict] = {}
+        self.show = Display(self)  # ids as SSA names
+        shipped = _shipped_dir()
+        self.user_no_conflict = any(not _under(r.loc.file, shipped)
+                                    for r in self.prog.rules_for("no_conflict"))
 
     def where(self, o: int) -> dict:
         f, ln, c = self.an.loc.get(o, ("-", 0, 0))
@@ -59,9 +64,16 @@ class Context:
         return {"value": f"bbArg {i}", **self.where(an.region_parent[an.block_region[b]])}
 
     def explain(self, query: str) -> dict:
+        return self.explain_at(query, self.depth)
+
+    def explain_at(self, query: str, depth: int) -> dict:
         from bufferlog.engine import explain
 
-        return explain(self.prog, self.dl_facts, query, depth=self.depth, engine=self.engine)
+        key = (query, depth)
+        if key not in self._proofs:
+            self._proofs[key] = explain(self.prog, self.dl_facts, query, depth=depth,
+                                        engine=self.engine)
+        return self._proofs[key]
 
     def why_not(self, query: str) -> dict:
         from bufferlog.engine import why_not
@@ -82,7 +94,24 @@ def _pick(cands: list[tuple], preferred) -> tuple:
     return cands[0]
 
 
-def _out_of_place(ctx: Context, u: tuple[int, int], item: dict) -> None:
+def _user_rule(ctx: Context, query: str, rel: str) -> dict | None:
+    """The rule of a user's rule file that derived the ``rel`` tuple in the proof of
+    ``query`` (``must_copy``, ``no_conflict``): its relation, file, line and text."""
+    res = ctx.explain_at(query, 3)
+    stack = [res.get("proof")] if res.get("proof") else []
+    while stack:
+        n = stack.pop()
+        r = n.get("rule")
+        if n["tuple"].startswith(rel + "(") and r is not None:
+            return {"relation": rel, "id": r["id"], "file": r["file"], "line": r["line"],
+                    "text": r["text"], "tuple": n["tuple"]}
+        stack += n.get("premises", [])
+    return None
+
+
+def _out_of_place(ctx: Context, u: tuple[int, int], item: dict, proof: bool) -> None:
+    from bufferlog.engine.causes import next_iteration
+
     o, i = u
     raws = sorted(t[2:] for t in ctx.rel["conflict_if_inplace"] if t[:2] == u)
     ro_ = sorted(t[2] for t in ctx.rel["nonwritable_if_inplace"] if t[:2] == u)
@@ -91,17 +120,22 @@ def _out_of_place(ctx: Context, u: tuple[int, int], item: dict) -> None:
         # several triples: prefer the one the decision procedure met (mlir-opt's C_n tags)
         want = (c.read + c.write + (c.definition,)) if c is not None and c.kind == "raw" else None
         ro, ri, wo, wi, d = _pick(raws, lambda t: t == want)
-        item["reason"] = "read-after-write conflict if in place"
+        loop = next_iteration(ctx.an, ro, wo)
+        item["reason"] = "read-after-write conflict if in place" + (f",{loop}" if loop else "")
+        if loop:
+            item["loop"] = loop.strip()
         item["definition"] = ctx.value(d)
         item["conflicting_write"] = {"operand": wi, **ctx.where(wo)}
         item["read"] = {"operand": ri, **ctx.where(ro)}
         item["query"] = _tuple("conflict_if_inplace", o, i, ro, ri, wo, wi, d)
         item["other_conflicts"] = len(raws) - 1
+        item["conflict"] = "raw"
     elif ro_:
         v = _pick(ro_, lambda x: c is not None and x == c.definition)
         item["reason"] = "would write into a read-only buffer if in place"
         item["read_only"] = ctx.value(v)
         item["query"] = _tuple("nonwritable_if_inplace", o, i, v)
+        item["conflict"] = "not_writable"
     elif any(t[:2] == u for t in ctx.rel.get("parallel_if_inplace", ())):
         _, _, wo, wi, d = min(t for t in ctx.rel["parallel_if_inplace"] if t[:2] == u)
         item["reason"] = ("parallel-region conflict if in place: a write inside an scf.forall body "
@@ -109,30 +143,54 @@ def _out_of_place(ctx: Context, u: tuple[int, int], item: dict) -> None:
         item["definition"] = ctx.value(d)
         item["conflicting_write"] = {"operand": wi, **ctx.where(wo)}
         item["query"] = _tuple("parallel_if_inplace", o, i, wo, wi, d)
+        item["conflict"] = "parallel"
     elif u in ctx.rel["copy_forced"]:
-        item["reason"] = "forced out of place by a must_copy rule"
         item["query"] = _tuple("copy_forced", o, i)
+        rule = _user_rule(ctx, item["query"], "must_copy")
+        item["reason"] = "forced out of place by a must_copy rule" + (
+            f" at {ctx.show.path(rule['file'])}:{rule['line']}" if rule else "")
+        if rule:
+            item["rule"] = rule
+        item["conflict"] = "forced"
     else:
         item["reason"] = "out of place by the chosen strategy (in place would not conflict)"
-        item["why_not"] = [ctx.why_not(_tuple("would_conflict", o, i))]
+        if proof:
+            item["why_not"] = [ctx.why_not(_tuple("would_conflict", o, i))]
         return
-    item["proof"] = ctx.explain(item["query"])
+    if proof:
+        item["proof"] = ctx.explain(item["query"])
 
 
-def _in_place(ctx: Context, u: tuple[int, int], item: dict) -> None:
+def _in_place(ctx: Context, u: tuple[int, int], item: dict, proof: bool) -> None:
     o, i = u
     an = ctx.an
-    if u in an.must:
-        item["reason"] = "must bufferize in place (terminator operand); no conflict in its alias set"
-    else:
-        item["reason"] = "no conflict in its alias set"
-    item["why_not"] = [ctx.why_not(_tuple("would_conflict", o, i))]
     cls = dict(ctx.rel["al_class"])
     c = cls.get(an.tuse[u])
     pairs = sorted(p for p in ctx.rel["cleared"]
                    if cls.get(an.tuse[(p[0], p[1])]) == c or cls.get(an.tuse[(p[2], p[3])]) == c)
     pairs.sort(key=lambda p: (p[2:4] != u and p[:2] != u, p))  # pairs with this use first
     item["pairs_checked"] = len(pairs)
+    base = ("must bufferize in place (terminator operand); no conflict in its alias set"
+            if u in an.must else "no conflict in its alias set") + (
+        f" ({len(pairs)} read/write pair{'s' if len(pairs) != 1 else ''} checked, each exempt)"
+        if pairs else "")
+    item["reason"] = base
+    if ctx.user_no_conflict:  # a user's no_conflict rule may be what clears a pair: cite it
+        for ro, ri, wo, wi, d in pairs:
+            if (ro, ri, wo, wi, d) not in ctx.rel["exempt"]:
+                continue
+            rule = _user_rule(ctx, _tuple("exempt", ro, ri, wo, wi, d), "no_conflict")
+            if rule is not None:
+                item["rule"] = rule
+                from bufferlog.engine.causes import at
+
+                item["reason"] = (f"the no_conflict rule at {ctx.show.path(rule['file'])}:"
+                                  f"{rule['line']} clears its conflict with the {an.name[ro]} at "
+                                  f"{at(an, ro)}; " + base)
+                break
+    if not proof:
+        return
+    item["why_not"] = [ctx.why_not(_tuple("would_conflict", o, i))]
     item["pairs"] = []
     for ro, ri, wo, wi, d in pairs[:MAX_PAIRS]:
         q = _tuple("conflict", ro, ri, wo, wi, d)
@@ -174,6 +232,21 @@ def output_position(path: str, line: int) -> tuple[int, int]:
     return int(ln), int(col)
 
 
+def output_line(path: str, line: int) -> dict | None:
+    """Line ``line`` of a ``--mlir-print-debuginfo`` output: its op without the location
+    and the cause a named location gives (None when there is none)."""
+    try:
+        text = Path(path).read_text(errors="replace").splitlines()[line - 1]
+    except (OSError, IndexError):
+        return None
+    at = text.rfind(" loc(")
+    cause = re.match(r'loc\("((?:[^"\\]|\\.)*)"\(', text[at + 1:]) if at >= 0 else None
+    if cause is None:
+        return None
+    return {"loc": f"{path}:{line}", "text": text[:at].strip(),
+            "cause": re.sub(r"\\(.)", r"\1", cause.group(1))}
+
+
 def select_ops(ctx: Context, target: str) -> list[int]:
     """The ops ``--op`` names: a line of the input, ``%name``, ``FILE:LINE[:COL]`` of the
     input, or ``FILE:LINE`` of an output printed with ``--mlir-print-debuginfo``."""
@@ -197,6 +270,7 @@ def select_ops(ctx: Context, target: str) -> list[int]:
         line = int(m["line"])
         col = int(m["col"]) if m["col"] else None
         if m["file"] != file:
+            ctx.output_line = output_line(m["file"], line)
             line, col = output_position(m["file"], line)
     else:
         try:
@@ -254,11 +328,12 @@ def _value_text(ctx: Context, v: int) -> str:
     return f"%{names.get(v, '?')} (block argument {i} of {an.name[o]} at {an.loc_text(o)})"
 
 
-def explain_ops(ctx: Context, target: str) -> dict:
+def explain_ops(ctx: Context, target: str, proof: bool = False) -> dict:
     from bufferlog.frontend.operand_syntax import operand_syntax
 
     out = []
     ctx.value_names = dict(ctx.facts.rows["value_name"])
+    copied_by_conflict = 0
     for o in select_ops(ctx, target):
         entry = {**ctx.where(o), "operands": []}
         for i in ctx.an.op_tuses[o]:
@@ -266,21 +341,157 @@ def explain_ops(ctx: Context, target: str) -> dict:
             ip = ctx.dec.inplace.get(u, True)
             item: dict = {"operand": i, "syntax": operand_syntax(ctx.facts.ops[o], i),
                           "inplace": ip}
-            (_in_place if ip else _out_of_place)(ctx, u, item)
+            (_in_place if ip else _out_of_place)(ctx, u, item, proof)
+            copied_by_conflict += item.get("conflict") in ("raw", "not_writable", "parallel")
             path = alias_path(ctx, u)
             if path:
                 item["alias_path"] = path
             entry["operands"].append(item)
         out.append(entry)
-    return {"engine": ctx.engine_used, "conflicts": len(ctx.rel["conflict"]), "ops": out}
+    _name_ids(ctx.show, out)
+    res = {"engine": ctx.engine_used, "conflicts": copied_by_conflict,
+           "certificate_conflicts": len(ctx.rel["conflict"]), "ops": out}
+    if getattr(ctx, "output_line", None):
+        res["output"] = ctx.output_line  # the output op --op named, with its cause
+    return res
+
+
+def _name_ids(show: Display, node) -> None:
+    """Give every tuple of the proofs and why-not answers its shown form (``shown``,
+    ``shown_query``: ids as SSA names), next to the numeric one the engine takes."""
+    if isinstance(node, list):
+        for x in node:
+            _name_ids(show, x)
+    elif isinstance(node, dict):
+        if isinstance(node.get("tuple"), str):
+            node["shown"] = show.tuple(node["tuple"])
+        if isinstance(node.get("query"), str):
+            node["shown_query"] = show.tuple(node["query"])
+        if isinstance(node.get("binding"), dict):  # a why-not rule's variables
+            node["shown_binding"] = {k: show.by_name(k, v) for k, v in node["binding"].items()}
+        for k, v in node.items():
+            if isinstance(v, dict | list) and k not in ("definition", "read", "write",
+                                                        "conflicting_write", "read_only"):
+                _name_ids(show, v)
 
 
 def explain(facts, an, dec, target: str, engine: str = "auto", rules_dir=None, depth: int = 4,
-            source_lines: list[str] | None = None) -> dict:
-    """The explanation of ``target``'s operands (see the module doc) as a JSON-able dict."""
+            source_lines: list[str] | None = None, proof: bool = False) -> dict:
+    """The explanation of ``target``'s operands (see the module doc) as a JSON-able dict;
+    ``proof``: with the engine's proof trees and why-not answers."""
     ctx = Context(facts, an, dec, engine, rules_dir, depth)
     ctx.source_lines = source_lines or []
-    return explain_ops(ctx, target)
+    return explain_ops(ctx, target, proof)
+
+
+def _shipped_dir() -> str:
+    from bufferlog.core.resources import rules_dir
+
+    return str(rules_dir())
+
+
+def _under(path: str, root: str) -> bool:
+    try:
+        Path(path).resolve().relative_to(Path(root).resolve())
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+def show_path(file: str) -> str:
+    """A rule file as people read it: a shipped one relative to the shipped rules
+    directory (``rules/analysis/conflicts.dl``), any other relative to the working
+    directory when it lies below it."""
+    shipped = Path(_shipped_dir()).resolve()
+    p = Path(file)
+    try:
+        return "rules/" + str(p.resolve().relative_to(shipped))
+    except (ValueError, OSError):
+        pass
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return file
+
+
+#: columns of a relation that hold an op id / a value id (by the attribute names the
+#: rules use: rules/schema.dl and the rule files keep to them)
+OP_COLUMNS = {"o", "ro", "wo", "xo", "t", "op", "read_op", "write_op", "o1", "o2"}
+VALUE_COLUMNS = {"v", "d", "u", "d1", "d2", "v1", "v2", "src", "dst", "dest", "arg", "res"}
+
+
+class Display:
+    """How a proof shows a tuple: op and value ids as the input's SSA names (an op with
+    no result as ``name@line:col``)."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    def path(self, file: str) -> str:
+        return show_path(file)
+
+    def op(self, o: int) -> str:
+        op = self.ctx.facts.ops[o] if 0 <= o < len(self.ctx.facts.ops) else None
+        if op is None:
+            return str(o)
+        if op.results and op.results[0].name:
+            return f"%{op.results[0].name}"
+        _, ln, c = self.ctx.an.loc.get(o, ("-", 0, 0))
+        return f"{op.name}@{ln}:{c}"
+
+    def value(self, v: int) -> str:
+        names = getattr(self.ctx, "value_names", None) or dict(self.ctx.facts.rows["value_name"])
+        n = names.get(v)
+        return f"%{n}" if n else str(v)
+
+    def by_name(self, var: str, value):
+        """A rule variable's value as shown: an op or value id by the variable's name."""
+        if isinstance(value, int) and var in OP_COLUMNS:
+            return self.op(value)
+        if isinstance(value, int) and var in VALUE_COLUMNS:
+            return self.value(value)
+        return value
+
+    def column(self, rel: str, k: int, raw: str) -> str:
+        decl = self.ctx.prog.decls.get(rel)
+        if decl is None or k >= len(decl.attrs) or not raw.lstrip("-").isdigit():
+            return raw
+        name = decl.attrs[k][0]
+        if name in OP_COLUMNS:
+            return self.op(int(raw))
+        if name in VALUE_COLUMNS:
+            return self.value(int(raw))
+        return raw
+
+    def tuple(self, text: str) -> str:
+        """``conflict_if_inplace(3,1,4,0,3,1,4)`` as ``conflict_if_inplace(%1,1,%r,0,%1,1,%0)``."""
+        rel, _, rest = text.partition("(")
+        if not rest.endswith(")"):
+            return text
+        neg = rel.startswith("!")
+        name = rel[1:] if neg else rel
+        args = _split_args(rest[:-1])
+        return rel + "(" + ",".join(self.column(name, k, a.strip()) for k, a in enumerate(args)) + ")"
+
+def _split_args(text: str) -> list[str]:
+    out, cur, quoted, esc = [], [], False, False
+    for ch in text:
+        if esc:
+            cur.append(ch)
+            esc = False
+        elif ch == "\\":
+            cur.append(ch)
+            esc = True
+        elif ch == '"':
+            cur.append(ch)
+            quoted = not quoted
+        elif ch == "," and not quoted:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return out
 
 
 def _indent(text: str, n: int) -> list[str]:
@@ -288,9 +499,18 @@ def _indent(text: str, n: int) -> list[str]:
 
 
 def render(res: dict) -> str:
+    """The text of an explanation: per operand the answer in the input's names and places;
+    the proof trees and why-not answers when the explanation has them (``--proof``), with
+    ids as SSA names and rule files relative to the rules directory."""
     from bufferlog.engine import render_text
 
+    def proof_text(r: dict) -> str:
+        return render_text(r, show_path)
+
     lines = []
+    if res.get("output"):
+        o = res["output"]
+        lines += [f"{o['loc']}: {o['text']}", f"  cause: {o['cause']}"]
     for e in res["ops"]:
         lines.append(f"{e['loc']}: {e['text']}")
         for it in e["operands"]:
@@ -303,21 +523,26 @@ def render(res: dict) -> str:
                     x = it[k]
                     extra = x.get("value") or f"operand #{x.get('operand')}"
                     lines.append(f"    {k.replace('_', ' ')}: {x['loc']}: {extra} of {x['text']}")
+            if "rule" in it:
+                r = it["rule"]
+                lines.append(f"    your rule: {show_path(r['file'])}:{r['line']}: {r['text']}")
             if "proof" in it:
-                lines.append(f"    proof of {it['query']}:")
-                lines += _indent(render_text(it["proof"]), 6)
+                lines.append(f"    proof of {it.get('shown_query', it['query'])}:")
+                lines += _indent(proof_text(it["proof"]), 6)
             for w in it.get("why_not", []):
-                lines.append(f"    why not {w['query']}:")
-                lines += _indent(render_text(w), 6)
-            if "pairs_checked" in it:
-                lines.append(f"    read/write pairs in its alias set: {it['pairs_checked']}")
+                lines.append(f"    why not {w.get('shown_query', w['query'])}:")
+                lines += _indent(proof_text(w), 6)
             for p in it.get("pairs", []):
                 r, w, d = p["read"], p["write"], p["definition"]
                 lines.append(f"    pair: read {r['loc']} operand #{r['operand']} ({r['op']}), "
                              f"write {w['loc']} operand #{w['operand']} ({w['op']}), "
                              f"definition {d['loc']} {d['value']}")
-                lines += _indent(render_text(p["why_not"]), 6)
+                lines += _indent(proof_text(p["why_not"]), 6)
                 if "exemption" in p:
                     lines.append("      exemption that holds:")
-                    lines += _indent(render_text(p["exemption"]), 8)
+                    lines += _indent(proof_text(p["exemption"]), 8)
+    if any("[...: " in ln for ln in lines):
+        lines.append("a [...] node is cut at --depth: `bufferlog facts FILE --with-decisions -o DIR` "
+                     "writes the facts these proofs come from; `bufferlog datalog explain` "
+                     "expands the tuple the node names")
     return "\n".join(lines) + "\n"

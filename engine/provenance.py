@@ -532,12 +532,15 @@ def why_not(program: ProgramLike, facts: FactsLike, tuple_text: str, engine: str
 # --------------------------------------------------------------------- text
 
 
-def render_text(result: dict) -> str:
-    """Human-readable rendering of an explain / why-not result."""
+def render_text(result: dict, path=None) -> str:
+    """Human-readable rendering of an explain / why-not result. A node or query with a
+    ``shown`` / ``shown_query`` form (ids as names, engine/explanation.py) prints that;
+    ``path`` shortens rule file names (e.g. relative to the rules directory)."""
+    path = path or (lambda f: f)
     lines: list[str] = []
-    q = result["query"]
+    q = result.get("shown_query", result["query"])
     if "proof" in result:
-        _render_node(result["proof"], 0, lines)
+        _render_node(result["proof"], 0, lines, path)
     elif "rules" in result:
         lines.append(f"{q} is not derived.")
         if result.get("input"):
@@ -546,10 +549,12 @@ def render_text(result: dict) -> str:
             lines.append("  no rule has a head that matches it")
         for e in result["rules"]:
             r, f = e["rule"], e["failed"]
-            lines.append(f"  rule {r['id']} at {r['file']}:{r['line']}: {r['text']}")
-            lines.append(f"    fails at {f['file']}:{f['line']}:{f['col']}: {f['literal']}")
+            lines.append(f"  rule {r['id']} at {path(r['file'])}:{r['line']}: {r['text']}")
+            lines.append(f"    fails at {path(f['file'])}:{f['line']}:{f['col']}: {f['literal']}")
             if e["binding"]:
-                b = ", ".join(f"{k}={_val(v)}" for k, v in e["binding"].items())
+                shown = e.get("shown_binding", {})
+                b = ", ".join(f"{k}={shown[k] if isinstance(shown.get(k), str) and isinstance(v, int) else _val(v)}"
+                              for k, v in e["binding"].items())
                 lines.append(f"    with {b}")
     elif result.get("derived"):
         lines.append(f"{q} is derived.")
@@ -558,16 +563,18 @@ def render_text(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _render_node(n: dict, indent: int, lines: list[str]) -> None:
+def _render_node(n: dict, indent: int, lines: list[str], path) -> None:
     pad = "  " * indent
+    shown = n.get("shown", n["tuple"])
     if n.get("fact"):
-        lines.append(f"{pad}{n['tuple']}   [input fact]")
+        lines.append(f"{pad}{shown}   [input fact]")
     elif n.get("negated"):
-        lines.append(f"{pad}{n['tuple']}   [not derived]")
+        lines.append(f"{pad}{shown}   [not derived]")
     elif n.get("truncated"):
-        lines.append(f"{pad}{n['tuple']}   [...: explain it to expand]")
+        cut = f" {n['tuple']}" if shown != n["tuple"] else ""
+        lines.append(f"{pad}{shown}   [...: explain it to expand{cut}]")
     else:
         r = n["rule"]
-        lines.append(f"{pad}{n['tuple']}   [{r['id']} {r['file']}:{r['line']}: {r['text']}]")
+        lines.append(f"{pad}{shown}   [{r['id']} {path(r['file'])}:{r['line']}: {r['text']}]")
         for c in n["premises"]:
-            _render_node(c, indent + 1, lines)
+            _render_node(c, indent + 1, lines, path)

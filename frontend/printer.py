@@ -43,12 +43,15 @@ class _NameScope:
 
 
 class Printer:
-    """Printing state. ``generic=True`` forces the generic form for every op."""
+    """Printing state. ``generic=True`` forces the generic form for every op;
+    ``mlir_opt=True`` prints as mlir-opt does where bufferlog otherwise keeps the input's
+    spelling (see :func:`print_module`)."""
 
     def __init__(self, generic: bool = False, aliases: dict[str, Any] | None = None,
-                 debuginfo: bool = False):
+                 debuginfo: bool = False, mlir_opt: bool = False):
         self.generic = generic
         self.debuginfo = debuginfo
+        self.mlir_opt = mlir_opt
         self.indent = 0
         self._names: dict[int, str] = {}
         self._keep: list[Any] = []  # keep named objects alive so id() stays unique
@@ -80,8 +83,15 @@ class Printer:
         return name
 
     def value(self, v: Value) -> str:
-        """``%name`` of a value (assigned at first mention)."""
+        """``%name`` of a value (assigned at first mention); with ``mlir_opt`` the results
+        of an op with several are one group, ``%name#i``."""
         n = self._names.get(id(v))
+        if n is None and self.mlir_opt and len(getattr(getattr(v, "op", None), "results", ())) > 1:
+            base = self._fresh(v.op.results[0].name, "%")
+            for r in v.op.results:
+                self._names[id(r)] = f"{base}#{r.index}"
+                self._keep.append(r)
+            return self._names[id(v)]
         if n is None:
             n = self._fresh(v.name, "%")
             self._names[id(v)] = n
@@ -93,6 +103,10 @@ class Printer:
 
     def block_name(self, b: Block) -> str:
         n = self._names.get(id(b))
+        if n is None and self.mlir_opt and b.parent is not None:
+            n = f"^bb{b.parent.blocks.index(b)}"  # mlir-opt numbers the blocks of each region
+            self._names[id(b)] = n
+            self._keep.append(b)
         if n is None:
             n = self._fresh(b.label, "^", block=True)
             self._names[id(b)] = n
@@ -109,6 +123,23 @@ class Printer:
     def attr(self, a: Any) -> str:
         if hasattr(a, "print_with"):  # an attribute naming values (dump-alias-sets)
             return a.print_with(self)
+        if self.mlir_opt:
+            from .opt_style import format_dense, format_float, format_int, format_string
+
+            if isinstance(a, A.FloatAttr) and a.type is not None:
+                lit = format_float(a.value, str(a.type))
+                if lit is not None and not (a.text or "").startswith(("0x", "-0x")):
+                    return f"{lit} : {a.type}"
+            elif isinstance(a, A.DenseElementsAttr):
+                return f"dense<{format_dense(a.text, a.type)}> : {a.type}"
+            elif isinstance(a, A.DictAttr):
+                return "{" + ", ".join(self.named_attr(k, v) for k, v in sorted(a.items, key=lambda kv: kv[0])) + "}"
+            elif isinstance(a, A.ArrayAttr):
+                return "[" + ", ".join(self.attr(x) for x in a.elems) + "]"
+            elif isinstance(a, A.StringAttr):
+                return format_string(a.value) + (f" : {a.type}" if a.type is not None else "")
+            elif isinstance(a, A.IntegerAttr) and a.type is not None:
+                return f"{format_int(a.value, str(a.type))} : {a.type}"
         if isinstance(a, A.AffineMapAttr) and a.alias is None:
             al = self._alias_by_text.get(a.text)
             if al:
@@ -120,6 +151,8 @@ class Printer:
         items = [(k, v) for k, v in op.attrs.items() if k not in elide]
         if not items:
             return ""
+        if self.mlir_opt:  # an MLIR dictionary is sorted by name
+            items.sort(key=lambda kv: kv[0])
         return " {" + ", ".join(self.named_attr(k, v) for k, v in items) + "}"
 
     def named_attr(self, k: str, v: Any) -> str:
@@ -197,7 +230,19 @@ class Printer:
         s = self.block_name(b)
         if b.args:
             s += "(" + ", ".join(f"{self.value(a)}: {self.type(a.type)}" for a in b.args) + ")"
-        return s + ":"
+        return s + ":" + (self._preds(b) if self.mlir_opt else "")
+
+    def _preds(self, b: Block) -> str:
+        """mlir-opt's comment after a block label: its predecessors, in block order."""
+        r = b.parent
+        if r is None or r.blocks[0] is b:
+            return ""
+        preds = [p for p in r.blocks if p.ops for s in p.ops[-1].successors if s is b]
+        if not preds:
+            return "  // no predecessors"
+        if len(preds) == 1:
+            return f"  // pred: {self.block_name(preds[0])}"
+        return f"  // {len(preds)} preds: " + ", ".join(self.block_name(p) for p in preds)
 
     def op(self, op: Op) -> str:
         """One op (results, body), without indentation of its first line."""
@@ -210,6 +255,8 @@ class Printer:
             self._scopes.append(_NameScope())
         try:
             res = self.values(op.results)
+            if self.mlir_opt and len(op.results) > 1:
+                res = f"{res.split('#', 1)[0]}:{len(op.results)}"
             fn = None if self.generic else PRINTERS.get(op.name)
             body = fn(self, op) if fn is not None else self.generic_op(op)
         finally:
@@ -234,10 +281,12 @@ class Printer:
         if regions:
             s += " (" + ", ".join(self.region(r, True) for r in regions) + ")"
         if attrs:
-            s += " {" + ", ".join(self.named_attr(k, v) for k, v in attrs.items()) + "}"
+            items = sorted(attrs.items(), key=lambda kv: kv[0]) if self.mlir_opt else attrs.items()
+            s += " {" + ", ".join(self.named_attr(k, v) for k, v in items) + "}"
         ins = "(" + self.types([v.type for v in op.operands]) + ")"
         outs = [r.type for r in op.results]
-        s += f" : {ins} -> ({self.types(outs)})"
+        one = len(outs) == 1 and not self.type(outs[0]).startswith("(")
+        s += f" : {ins} -> " + (self.type(outs[0]) if one else f"({self.types(outs)})")
         return s
 
 
@@ -262,15 +311,22 @@ def print_op(op: Op, generic: bool = False) -> str:
     return Printer(generic).op(op) + "\n"
 
 
-def print_module(m: Module, generic: bool = False, debuginfo: bool = False) -> str:
+def print_module(m: Module, generic: bool = False, debuginfo: bool = False,
+                 mlir_opt: bool = False) -> str:
     """Full MLIR text of a module: aliases, ops, resources. ``debuginfo``: each op ends
-    with its location (:func:`location`), as with ``mlir-opt --mlir-print-debuginfo``."""
+    with its location (:func:`location`), as with ``mlir-opt --mlir-print-debuginfo``.
+    ``mlir_opt``: as mlir-opt prints it, for FileCheck lines written against mlir-opt:
+    the ``module`` around the ops, attributes sorted by name, floats in mlir-opt's
+    spelling, the results of an op with several as one group (``%0:2``, ``%0#1``),
+    the blocks of each region numbered from ``^bb0`` with their predecessors in a comment,
+    affine maps as ``#map``, ``#map1``, ... in order of first use (frontend/opt_style.py).
+    Value names stay the input's."""
     with paused():
-        return _print_module(m, generic, debuginfo)
+        return _print_module(m, generic, debuginfo, mlir_opt)
 
 
-def _print_module(m: Module, generic: bool, debuginfo: bool = False) -> str:
-    p = Printer(generic, m.aliases, debuginfo)
+def _print_module(m: Module, generic: bool, debuginfo: bool = False, mlir_opt: bool = False) -> str:
+    p = Printer(generic, m.aliases, debuginfo, mlir_opt)
     out: list[str] = []
     for k, a in m.aliases.items():
         if isinstance(a, A.AffineMapAttr):
@@ -282,6 +338,11 @@ def _print_module(m: Module, generic: bool, debuginfo: bool = False) -> str:
         out.append(f"#{k} = {val}")
     for k, t in m.type_aliases.items():
         out.append(f"!{k} = {t}")
+    if mlir_opt:
+        from .opt_style import alias_maps
+
+        return alias_maps(p.op(m.module_op), out, m.aliases) + (
+            "\n" + m.resources if m.resources else "")
     if m.explicit_module or generic:
         out.append(p.op(m.module_op))
     else:

@@ -76,7 +76,7 @@ def analyze(text: str, strategy: str = "oneshot"):
 
 def run_explain(target, src=SRC, **kw):
     facts, an, dec = analyze(text_of(src))
-    return explain(facts, an, dec, target, engine="embedded", **kw)
+    return explain(facts, an, dec, target, engine="embedded", **{"proof": True, **kw})
 
 
 # ---------------------------------------------------------------- basics
@@ -126,15 +126,37 @@ def test_in_place_exemption_proof():
 
 def test_json_shape_stable():
     res = run_explain("2")
-    assert set(res) == {"engine", "conflicts", "ops"} and res["conflicts"] == 0
+    # one operand copied because of a conflict; the rules' re-check of the decisions is empty
+    assert set(res) == {"engine", "conflicts", "certificate_conflicts", "ops"}
+    assert res["conflicts"] == 1 and res["certificate_conflicts"] == 0
     (e,) = res["ops"]
     assert set(e) == {"loc", "op", "text", "operands"}
     (op,) = e["operands"]
     assert set(op) == {"operand", "syntax", "inplace", "reason", "definition", "conflicting_write", "read",
-                       "query", "other_conflicts", "proof"}
+                       "query", "shown_query", "other_conflicts", "conflict", "proof"}
     assert set(op["definition"]) == {"value", "loc", "op", "text"}
     assert set(op["read"]) == {"operand", "loc", "op", "text"}
     assert set(op["proof"]) >= {"query", "engine", "derived", "proof"}
+    # without --proof: the same answer, no engine proof
+    short = run_explain("2", proof=False)["ops"][0]["operands"][0]
+    assert "proof" not in short and short["reason"] == op["reason"]
+    assert short["definition"] == op["definition"]
+
+
+def test_counts_agree_with_text():
+    """The JSON's ``conflicts`` is the number of operands the text shows copied for a
+    conflict, over every op of a program with copies and in-place operands."""
+    from bufferlog.engine.explanation import render
+
+    text = PROGRAMS["fill_then_read"]
+    facts, an, dec = analyze(text_of(text))
+    for line in sorted({an.loc[o][1] for o in an.op_tuses if an.name[o] != "func.func"}):
+        res = explain(facts, an, dec, str(line), engine="embedded")
+        shown = render(res)
+        copied = sum("OUT OF PLACE" in ln and ("conflict" in ln or "read-only" in ln)
+                     for ln in shown.splitlines())
+        assert res["conflicts"] == copied, shown
+        assert res["certificate_conflicts"] == 0
 
 
 @pytest.mark.parametrize("target,loc", [("7", "x.mlir:7:1"), ("%nope", "x.mlir:1:1"),
@@ -150,8 +172,12 @@ def test_cli_text_and_json(tmp_path):
     f.write_text(SRC)
     cmd = [sys.executable, "-m", "bufferlog.cli", "explain", str(f), "--op", "2", "--engine", "embedded"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=REPO).stdout
-    assert "OUT OF PLACE" in out and "proof of conflict_if_inplace(" in out
+    assert "OUT OF PLACE" in out and "proof of" not in out  # the short answer
     assert f"read: {f}:3:3: operand #0 of %x = tensor.extract" in out
+    out = subprocess.run(cmd + ["--proof"], capture_output=True, text=True, check=True, cwd=REPO).stdout
+    # the proof shows ids as the input's names: the insert %a, its operand %t, the read %x
+    assert "proof of conflict_if_inplace(%a,1,%x,0,%a,1,%t)" in out
+    assert "site-packages" not in out and "rules/explain.dl:" in out
     p = subprocess.run(cmd[:-4] + ["--op", "9"], capture_output=True, text=True, cwd=REPO)
     assert p.returncode == 1 and f"{f}:9:1: error:" in p.stderr
 

@@ -386,6 +386,13 @@ def test_html_renders_in_headless_chromium(first_run, corpus, tmp_path):
     # at 1280 px the file table fits its box and the page does not scroll sideways
     width = {k: int(v) for k, v in re.findall(r'data-(\w+)-width="(\d+)"', dom)}
     assert width["table"] <= width["wrap"] + 1 and width["page"] <= width["viewport"], width
+    # files are named relative to their common directory, whole (wrapped, not cut)
+    names = re.findall(r'<td class="file"[^>]*><a href="[^"]*">([^<]*)</a>', dom)
+    assert sorted(names) == sorted(f"{d}/{n}" for d, n in
+                                   [("good", Path(g).name) for g in GOOD]
+                                   + [("bad", b) for b in ("syntax.mlir", "unknown_op.mlir",
+                                                           "junk.mlir", "empty.mlir")])
+    assert str(corpus) in dom  # the common directory, stated once
     # the header names the engine that ran, not only the option
     assert "engine that ran: embedded" in dom or "engine that ran: souffle" in dom
     # plots: labelled with file names and axis ticks
@@ -398,23 +405,107 @@ def test_html_renders_in_headless_chromium(first_run, corpus, tmp_path):
     kinds = re.search(r'<svg[^>]*id="svg-kinds".*?</svg>', dom, re.S).group(0)
     assert "read-after-write" in kinds
     assert re.search(r'<svg[^>]*id="svg-pairs"', dom)
-    # totals side by side with mlir-opt's and the delta
+    rep = json.loads(re.search(r"const DATA = (\{.*?\});\n", html, re.S).group(1))
     if MLIR_OPT:
+        # totals side by side with mlir-opt's and the delta
         assert "<th>mlir-opt</th><th>\u0394 bufferlog \u2212 mlir-opt</th>" in dom
         row = re.search(r"<tr[^>]*><td>copies</td><td>(\d+)</td><td>(\d+)</td><td[^>]*>([^<]*)</td>", dom)
         assert row, "no copies row in the totals"
         mine, theirs, delta = int(row[1]), int(row[2]), row[3]
         assert delta == ("0" if mine == theirs else f"{mine - theirs:+d}")
+        # the mlir-opt compared against: binary, version, command lines
+        version = subprocess.run([MLIR_OPT, "--version"], capture_output=True, text=True).stdout
+        line = next(ln.strip() for ln in version.splitlines() if "version" in ln.lower())
+        assert line in dom and shutil.which(MLIR_OPT) in dom
+        assert "--buffer-deallocation-pipeline" in dom and "test-analysis-only" in dom
+        # rows whose figures differ from mlir-opt's are marked, and a filter shows only them
+        differ = {r["name"] for r in rep["rows"] if r.get("differs")}
+        expected = {str(Path(r["file"]).relative_to(corpus)) for r in rep["rows"]
+                    if B.differs_from_mlir_opt(r)}
+        assert differ == expected and differ  # maybe_copy.mlir: mlir-opt deallocates more
+        marked = set(re.findall(r'<tr class="row st-\w+ differs">.*?<a href="[^"]*">([^<]*)</a>', dom))
+        assert marked == differ
+        assert f"show only the {len(differ)} file" in dom and 'id="only-differs"' in dom
     # each file links to its page, which explains every copy
     links = re.findall(r'<a href="(report_files/[^"]+)"', dom)
     assert len(links) == 8 and all((tmp_path / link).is_file() for link in links)
-    page = (tmp_path / next(x for x in links if "raw_conflict" in x)).read_text()
-    assert "read-after-write" in page and "copy 1:" in page
-    # the screenshot a person would look at
+    page_link = next(x for x in links if "maybe_copy" in x)
+    page = (tmp_path / page_link).read_text()
+    assert "read-after-write" in page and "copy 1" in page
+    # the page: the source, bufferlog's output and mlir-opt's side by side, every copy
+    # of bufferlog's output marked at its line there and in the source
+    pdom = _chromium("--dump-dom", (tmp_path / page_link).as_uri()).stdout
+    cols = re.findall(r'<div class="col"><h3>([^<]*)</h3>', pdom)
+    assert cols == ["source", "bufferlog output", "mlir-opt output"]
+    (maybe,) = [r for r in rep["rows"] if "maybe_copy" in r["file"]]
+    ours = re.findall(r'id="bufferlog-output-\d+"><span class="ln">\d+</span><span class="tag">copy (\d+)', pdom)
+    assert [int(k) for k in ours] == list(range(1, maybe["copies"] + 1))
+    assert re.search(r'id="source-\d+"><span class="ln">\d+</span><span class="tag">copy 1', pdom)
+    if MLIR_OPT:
+        theirs = re.findall(r'id="mlir-opt-output-\d+"><span class="ln">\d+</span><span class="tag">copy', pdom)
+        assert len(theirs) == maybe["mlir_opt_copies"]
+        assert " loc(" not in re.search(r'<div class="cols">.*', pdom, re.S).group(0)
+    # the screenshots a person would look at: the report, and a file's page
     shot = tmp_path / "report.png"
     _chromium("--hide-scrollbars", f"--screenshot={shot}", out.as_uri())
     assert shot.is_file() and shot.stat().st_size > 10_000
     shutil.copy(shot, Path(tempfile.gettempdir()) / "bufferlog-report.png")
+    page_shot = tmp_path / "page.png"
+    _chromium("--hide-scrollbars", f"--screenshot={page_shot}", (tmp_path / page_link).as_uri())
+    assert page_shot.is_file() and page_shot.stat().st_size > 10_000
+    shutil.copy(page_shot, Path(tempfile.gettempdir()) / "bufferlog-report-page.png")
+
+
+def test_identical_files_keep_their_own_names(tmp_path):
+    """The cache keys a row by content; a byte-identical file at another path gets its own
+    name in its locations and explanations, not its twin's."""
+    d = tmp_path / "c"
+    d.mkdir()
+    bad = "func.func @f() {\n  %0 = arith.constant 1 : i32\n  return %0 : )\n}\n"
+    good = (CORPUS / "seeds" / "raw_conflict.mlir").read_text()
+    (d / "a.mlir").write_text(bad)
+    (d / "g1.mlir").write_text(good)
+    cache = tmp_path / "cache"
+    _run([str(d / "a.mlir"), str(d / "g1.mlir"), "--cache-dir", str(cache),
+          "--report", str(tmp_path / "first.json")])
+    (d / "b.mlir").write_text(bad)
+    (d / "g2.mlir").write_text(good)
+    _run([str(d / "a.mlir"), str(d / "b.mlir"), str(d / "g1.mlir"), str(d / "g2.mlir"),
+          "--cache-dir", str(cache), "--report", str(tmp_path / "second.json")])
+    rows = {Path(r["file"]).name: r for r in _report(tmp_path / "second.json")["rows"]}
+    assert rows["b.mlir"]["cached"] and rows["g2.mlir"]["cached"]
+    assert rows["a.mlir"]["error_loc"] == f"{d / 'a.mlir'}:3:15"
+    assert rows["b.mlir"]["error_loc"] == f"{d / 'b.mlir'}:3:15"
+    texts = {p.name: p.read_text() for p in (tmp_path / "second_files").glob("*.explain.txt")}
+    (g2,) = [t for n, t in texts.items() if "g2.mlir" in n]
+    assert f"{d / 'g2.mlir'}:5:3" in g2 and "g1.mlir" not in g2
+
+
+def test_oneshot_and_planning_options_reach_the_rows(tmp_path):
+    """batch takes bufferize's One-Shot and planning options: the rows change as
+    bufferize's --stats do."""
+    f = CORPUS / "seeds" / "maybe_copy.mlir"
+    for flags in (["--copy-before-write"], ["--plan", "none"], ["--analysis-heuristic", "top-down"],
+                  ["--one-shot-bufferize", "copy-before-write"]):
+        r = subprocess.run([sys.executable, "-m", "bufferlog", "bufferize", str(f), "--stats", *flags],
+                           capture_output=True, text=True, cwd=oracle.REPO)
+        stats = dict(kv.split("=", 1) for kv in r.stderr.splitlines()[0].split())
+        _run([str(f), "--no-cache", "--report", str(tmp_path / "r.json"), *flags])
+        (row,) = _report(tmp_path / "r.json")["rows"]
+        for k in ("copies", "allocs", "deallocs", "inplace_operands"):
+            assert str(row[k]) == stats[k], (flags, k)
+    plain = _report(tmp_path / "r.json")
+    assert plain["summary"]["options"]["oneshot"] == "copy-before-write"
+
+
+def test_terminal_ends_with_totals(tmp_path):
+    f = CORPUS / "seeds" / "raw_conflict.mlir"
+    r = subprocess.run([sys.executable, "-m", "bufferlog", "batch", str(f), "--no-cache", "-j", "1"],
+                       capture_output=True, text=True, cwd=oracle.REPO)
+    out = r.stdout.splitlines()
+    i = out.index("totals:")
+    table = dict(re.split(r"\s{2,}", ln.strip())[:2] for ln in out[i + 2:])
+    assert table["copies"] == "1" and table["conflicts"] == "1" and table["files"] == "1 (ok 1)"
 
 
 @pytest.mark.oracle

@@ -84,11 +84,18 @@ def analysed(text: str, split_ops: int, **kw) -> tuple[str, dict]:
     return a.annotated(), a.to_json()
 
 
-def conflicts_renumbered(text: str) -> str:
-    """Conflict tags numbered in order of first appearance (by parts they are numbered
-    part after part, as a whole by the decision order)."""
-    seen: dict[str, str] = {}
-    return re.sub(r"\b([CW])_(\d+)\[", lambda m: seen.setdefault(m.group(0), f"{m.group(1)}_{len(seen)}["), text)
+def conflicts_renumbered(text: str) -> tuple[str, list]:
+    """The text with conflict tags taken out, and each conflict as the places of its
+    tags (by parts they are numbered part after part, as a whole by the decision order;
+    the number also decides where a tag sorts among an op's attributes)."""
+    tag = re.compile(r'"([CW])_(\d+)\[([^\]]*)\]"(, )?')
+    where: dict[str, list] = {}
+    lines = []
+    for n, line in enumerate(text.splitlines()):
+        for m in tag.finditer(line):
+            where.setdefault(m.group(1) + m.group(2), []).append((n, m.group(3)))
+        lines.append(tag.sub("", line))
+    return "\n".join(lines), sorted(where.values())
 
 
 PROGRAMS = {"constants": CONSTANTS, "gen_0_4": together(range(5)),

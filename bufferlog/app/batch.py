@@ -95,7 +95,7 @@ COLUMNS: list[Column] = [
     Column("clones", "int", "bufferization.clone ops in that output"),
     Column("guarded_deallocs", "int", "memref.dealloc directly inside an scf.if (freed on a runtime condition)"),
     Column("dealloc_helper_calls", "int", "calls to @dealloc_helper* (runtime alias checks of lowered bufferization.dealloc)"),
-    Column("copies_by_cause", "list", "the copies grouped by cause: kind (raw, not_writable, parallel, strategy, op = the op's own bufferization), writer and reader op, count and static bytes"),
+    Column("copies_by_cause", "list", "the copies grouped by cause: kind (raw, not_writable, parallel, strategy; without an out-of-place operand: loop = a value passed to a loop's next iteration outside the iteration's own buffer, layout = a change of memref layout, op = the op's own rewrite), writer and reader op, count and static bytes"),
     Column("bufferize_error", "str", "why the backend failed on this file (status partial)"),
     Column("bufferize_error_loc", "str", "file:line:col of the backend error, when known"),
     Column("conflicts", "int", "conflicts behind out-of-place decisions (one per such operand)"),
@@ -128,7 +128,7 @@ COLUMN_NAMES = [c.name for c in COLUMNS]
 BACKEND_FIGURES = list(OutputFigures._fields)
 
 # Bumped whenever the meaning of a row changes, so cached rows of an older schema miss.
-ROW_SCHEMA = 3
+ROW_SCHEMA = 4
 
 
 def empty_row(path: str, compare: bool = False) -> dict[str, Any]:
@@ -165,6 +165,14 @@ class BatchOptions:
     max_memory: int | None = None  # bytes of resident memory per worker (local executor)
     explain: bool = True
     check_output: bool = True  # the certificate of the output
+    # One-Shot options in mlir-opt's syntax (bufferlog's analysis and the mlir-opt runs of
+    # --compare both take them), the memory planning stages (backend.plan.PlanOptions
+    # fields; None: the default stages), the layout of function boundaries
+    oneshot: str = ""
+    plan: dict | None = None
+    layout: str | None = None
+    # keep the texts a file's report page shows: bufferlog's output (and mlir-opt's)
+    pages: bool = False
     # Test-only fault injection: {"pattern": glob on the file name, "seconds": s} /
     # {"pattern": ..., "mib": n} (hold n MiB of memory for 3 s).
     debug_sleep: dict | None = None
@@ -264,8 +272,44 @@ def cache_key(data: bytes, rules_h: str, options: BatchOptions) -> str:
     return h.hexdigest()
 
 
+FILE_MARK = "\x00file\x00"  # a cached row's own file name (rows are keyed by content)
+
+
+def _name_out(obj: Any, name: str) -> Any:
+    """``obj`` (a row) with every mention of ``name`` replaced by :data:`FILE_MARK`: the
+    cache keys a row by the file's content, so a byte-identical file elsewhere reuses it
+    and must not inherit this file's name in its locations and explanations."""
+    if not name:
+        return obj
+    pat = re.compile(r"(?<![\w./-])" + re.escape(name) + r"(?![\w./-])")
+
+    def out(x: Any) -> Any:
+        if isinstance(x, str):
+            return pat.sub(FILE_MARK, x) if name in x else x
+        if isinstance(x, dict):
+            return {k: out(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [out(v) for v in x]
+        return x
+
+    return out(obj)
+
+
+def _name_in(obj: Any, name: str) -> Any:
+    """A cached row rendered for the file ``name`` (the inverse of :func:`_name_out`)."""
+    if isinstance(obj, str):
+        return obj.replace(FILE_MARK, name)
+    if isinstance(obj, dict):
+        return {k: _name_in(v, name) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_name_in(v, name) for v in obj]
+    return obj
+
+
 class ResultCache:
-    """One JSON file per row under ``<dir>/results/<k[:2]>/<k>.json`` (atomic writes)."""
+    """One JSON file per row under ``<dir>/results/<k[:2]>/<k>.json`` (atomic writes). The
+    key is the file's content (with the rules, options and version): a row is stored with
+    its file's name taken out and rendered with the name of the file that hits it."""
 
     CACHEABLE = {"ok", "partial", "empty", "error"}  # deterministic outcomes only
 
@@ -341,7 +385,8 @@ def analyze_file(path: str, options: BatchOptions | dict | None = None,
                    error_loc=path)
     row["analysis_s"] = round(time.perf_counter() - t0, 6)
     if options.compare == "mlir-opt" and text is not None:
-        row.update(mlir_opt_figures(text, options.mlir_opt))
+        row.update(mlir_opt_figures(text, options.mlir_opt, oneshot=options.oneshot,
+                                    pages=options.pages))
     return row
 
 
@@ -357,6 +402,7 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
 
     if options.engine == "auto":  # once, not in every run of the file's programs
         options = replace(options, engine=resolve_engine(options.engine))
+    oneshot, plan, layout = _backend_options(options)
     module = api.parse(text, path)
     has_tensors = any(T.is_tensor(v.type) for op in module.walk() for v in op.results) or \
         any(T.is_tensor(v.type) for op in module.walk() for r in op.regions
@@ -364,14 +410,14 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
     if has_tensors and api.split(module, api.SPLIT_OPS):
         return _by_parts(path, text, module, options, row)
     a = api.analyze(module, strategy=options.strategy, engine=options.engine,
-                    rules=options.rules_dir)
+                    rules=options.rules_dir, options=oneshot)
     row.update(asdict(a.figures), engine=a.engine)
     if not has_tensors:  # memref IR: the dealloc backend applies directly
         row.update(out_of_place_operands=None, out_of_place_bytes=None)
     try:
         if has_tensors:
             b = api.bufferize(module, analysis=a, engine=options.engine, rules=options.rules_dir,
-                              check_output=options.check_output)
+                              plan=plan, layout=layout, check_output=options.check_output)
         else:
             b = api.deallocate(module, engine=options.engine, rules=options.rules_dir,
                                check_output=options.check_output)
@@ -383,6 +429,8 @@ def _analyze_text(path: str, text: str, options: BatchOptions, row: dict) -> Non
     row["copies_by_cause"] = copies_by_cause(copies)
     if options.explain:
         row["_explain"] = explain_copies(path, a, copies)
+    if options.pages:
+        row["_output"] = _shown_output(b)
 
 
 def _by_parts(path: str, text: str, module: Any, options: BatchOptions, row: dict) -> None:
@@ -392,13 +440,14 @@ def _by_parts(path: str, text: str, module: Any, options: BatchOptions, row: dic
     analysis by parts."""
     from bufferlog import api
 
+    oneshot, plan, layout = _backend_options(options)
     try:
         b = api.bufferize(module, strategy=options.strategy, engine=options.engine,
-                          rules=options.rules_dir, split_ops=api.SPLIT_OPS,
-                          check_output=options.check_output)
+                          rules=options.rules_dir, split_ops=api.SPLIT_OPS, options=oneshot,
+                          plan=plan, layout=layout, check_output=options.check_output)
     except (BufferizeError, DeallocError) as e:
         a = api.analyze(api.parse(text, path), strategy=options.strategy, engine=options.engine,
-                        rules=options.rules_dir, split_ops=api.SPLIT_OPS)
+                        rules=options.rules_dir, split_ops=api.SPLIT_OPS, options=oneshot)
         row.update(asdict(a.figures), engine=a.engine)
         row.update(bufferize_error=e.message, bufferize_error_loc=str(e.loc) if e.loc else path)
         return
@@ -407,6 +456,31 @@ def _by_parts(path: str, text: str, module: Any, options: BatchOptions, row: dic
     row["copies_by_cause"] = copies_by_cause(b.copies)
     if options.explain:
         row["_explain"] = explain_copies(path, b.analysis, b.copies)
+    if options.pages:
+        row["_output"] = _shown_output(b)
+
+
+#: a report page shows a file's outputs up to this size (bytes of text)
+PAGE_TEXT_MAX = 2_000_000
+
+
+def _shown_output(b: Any) -> str | None:
+    """bufferlog's output as a report page shows it: every op with its location (the
+    input op it came from, the cause of each alloc, copy and free)."""
+    text = b.print(True)
+    return text if len(text) <= PAGE_TEXT_MAX else None
+
+
+def _backend_options(options: BatchOptions) -> tuple[Any, Any, str]:
+    """The One-Shot options, planning stages and function layout of a batch's rows."""
+    from bufferlog.backend.plan import PlanOptions
+    from bufferlog.engine.options import parse_pass_options
+
+    oneshot = parse_pass_options(options.oneshot or "")
+    plan = PlanOptions(**options.plan) if options.plan is not None else None
+    layout = options.layout or getattr(oneshot, "function_boundary_type_conversion",
+                                       "identity-layout-map")
+    return oneshot, plan, layout
 
 
 def copies_by_cause(copies: list) -> list[dict]:
@@ -425,63 +499,58 @@ def copies_by_cause(copies: list) -> list[dict]:
 
 
 def explain_copies(path: str, a: Any, copies: list) -> str:
-    """Every copy of the bufferized output with its cause, then the out-of-place
-    operands that needed a new buffer but no copy. The totals are the row's."""
-    total = [c.bytes for c in copies]
-    nbytes = "dynamic" if None in total else f"{sum(total)} bytes"
-    f = a.figures
-    lines = [f"{path}: {len(copies)} copies in the bufferized output ({nbytes}); "
-             f"{f.out_of_place_operands} out-of-place tensor operands "
-             f"({'dynamic' if f.out_of_place_bytes is None else f.out_of_place_bytes} bytes), "
-             f"{f.conflicts} conflicts", ""]
-    copied = set()
-    for n, c in enumerate(copies, 1):
-        size = "dynamic size" if c.bytes is None else f"{c.bytes} bytes"
-        lines.append(f"copy {n}: {c.loc}: {c.op}, {size}")
-        if c.operand is None:
-            lines.append("  cause: the op's own bufferization (none of its operands is out of "
-                         "place)")
-        else:
-            copied.add((c.loc, c.operand))
-            lines.append(f"  cause: operand #{c.operand} is out of place: "
-                         + _reason(c.conflict))
-            lines += _conflict_lines(c.conflict)
-        lines.append("")
+    """Every copy of the bufferized output with its cause (the text ``explain FILE``
+    prints), then the out-of-place operands that needed a new buffer but no copy. The
+    totals are the row's."""
+    from bufferlog.api import CopyListing
+
+    copied = {(c.loc, c.operand) for c in copies if c.operand is not None}
     rest = [d for d in a.decisions if not d.inplace and (d.loc, d.operand) not in copied]
-    if rest:
-        lines.append("out of place without a copy (a new buffer; the old contents are not read):")
-        for d in rest:
-            lines.append(f"  {d.loc}: operand #{d.operand} of {d.op}: {_reason(d.conflict)}")
-        lines.append("")
-    return "\n".join(lines)
+    lines = tuple(getattr(a.module, "source_lines", None) or ())
+    return CopyListing(path, list(copies), a.figures, rest, lines).text()
 
 
-def _reason(c: Any) -> str:
-    if c is None:
-        return "chosen by the strategy (in place would not conflict)"
-    return {"raw": "read-after-write conflict if in place",
-            "not_writable": "in place would write a read-only buffer",
-            "parallel": "in place would write, inside an scf.forall body, a buffer defined "
-                        "outside it that is read"}.get(c.kind, c.kind)
+MLIR_OPT_ANALYSIS = "bufferize-function-boundaries test-analysis-only print-conflicts allow-return-allocs-from-loops"
+MLIR_OPT_BUFFERIZE = "bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
 
 
-def _conflict_lines(c: Any) -> list[str]:
-    if c is None:
-        return []
-    out = [f"    definition: {c.definition}"] if c.definition else []
-    if c.write:
-        out.append(f"    conflicting write: operand #{c.write.operand} of {c.write.op} at {c.write.loc}")
-    if c.read:
-        out.append(f"    read: operand #{c.read.operand} of {c.read.op} at {c.read.loc}")
-    return out
+def mlir_opt_pipelines(oneshot: str = "") -> dict[str, list[str]]:
+    """The mlir-opt command lines of ``--compare`` (after the input): its analysis, and
+    its bufferization with deallocation (retried with ``allow-return-allocs-from-loops``
+    when a loop returns a fresh buffer). ``oneshot``: the batch's One-Shot options,
+    appended (the later option wins)."""
+    extra = f" {oneshot}" if oneshot else ""
+    return {"analysis": [f"--one-shot-bufferize={MLIR_OPT_ANALYSIS}{extra}"],
+            "bufferize": [f"--one-shot-bufferize={MLIR_OPT_BUFFERIZE}{extra}",
+                          "--buffer-deallocation-pipeline"],
+            "bufferize_loops": [f"--one-shot-bufferize={MLIR_OPT_BUFFERIZE} "
+                                f"allow-return-allocs-from-loops{extra}",
+                                "--buffer-deallocation-pipeline"]}
+
+
+def mlir_opt_info(mlir_opt: str = "mlir-opt-22", oneshot: str = "") -> dict[str, Any]:
+    """Which mlir-opt ``--compare`` runs: its path, its version line, its command lines."""
+    exe = shutil.which(mlir_opt)
+    version = None
+    if exe is not None:
+        try:
+            v = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+            version = next((ln.strip() for ln in v.stdout.splitlines() if "version" in ln.lower()),
+                           v.stdout.strip().splitlines()[0] if v.stdout.strip() else None)
+        except (OSError, subprocess.TimeoutExpired):
+            version = None
+    return {"binary": exe or mlir_opt, "found": exe is not None, "version": version,
+            "pipelines": {k: " ".join(v) for k, v in mlir_opt_pipelines(oneshot).items()}}
 
 
 def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
-                     timeout: float = 120.0) -> dict[str, Any]:
+                     timeout: float = 120.0, oneshot: str = "",
+                     pages: bool = False) -> dict[str, Any]:
     """The comparison columns from mlir-opt: its analysis annotations (in-place %,
     conflicts) and its bufferize + buffer-deallocation-pipeline output, printed in generic
     form and counted by the same :func:`~bufferlog.backend.quality.count_figures` as
-    ours. ``mlir_opt_status`` is "missing" when the tool is not installed."""
+    ours. ``mlir_opt_status`` is "missing" when the tool is not installed. ``pages``: also
+    ``_mlir_opt_output``, that output in custom form with locations, for the file's page."""
 
     out: dict[str, Any] = {c.name: None for c in COMPARE_COLUMNS}
     exe = shutil.which(mlir_opt)
@@ -489,14 +558,14 @@ def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
         out["mlir_opt_status"] = "missing"
         return out
     t0 = time.perf_counter()
+    lines = mlir_opt_pipelines(oneshot)
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([exe, *args], input=text, capture_output=True, text=True,
                               timeout=timeout)
 
     try:
-        a = run("--one-shot-bufferize=bufferize-function-boundaries test-analysis-only "
-                "print-conflicts allow-return-allocs-from-loops")
+        a = run(*lines["analysis"])
         if a.returncode != 0:
             raise _ToolError(a.stderr)
         decided = [d for attr in re.findall(r"__inplace_operands_attr__ = \[([^\]]*)\]", a.stdout)
@@ -504,13 +573,11 @@ def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
         if decided:
             out["mlir_opt_inplace_pct"] = round(100.0 * decided.count("true") / len(decided), 2)
         out["mlir_opt_conflicts"] = len(set(re.findall(r"C_(\d+)\[DEF", a.stdout)))
-        ref = "function-boundary-type-conversion=identity-layout-map"
-        b = run(f"--one-shot-bufferize=bufferize-function-boundaries {ref}",
-                "--buffer-deallocation-pipeline", "--mlir-print-op-generic")
+        used = lines["bufferize"]
+        b = run(*used, "--mlir-print-op-generic")
         if b.returncode != 0:
-            b = run(f"--one-shot-bufferize=bufferize-function-boundaries {ref} "
-                    "allow-return-allocs-from-loops", "--buffer-deallocation-pipeline",
-                    "--mlir-print-op-generic")
+            used = lines["bufferize_loops"]
+            b = run(*used, "--mlir-print-op-generic")
         if b.returncode != 0:
             raise _ToolError(b.stderr)
         try:
@@ -519,6 +586,10 @@ def mlir_opt_figures(text: str, mlir_opt: str = "mlir-opt-22",
             raise _ToolError(f"error: cannot read mlir-opt's output: {e}") from None
         out.update({f"mlir_opt_{k}": v for k, v in figs.items()})
         out["mlir_opt_status"] = "ok"
+        if pages:
+            shown = run(*used, "--mlir-print-debuginfo", "--mlir-print-local-scope")
+            if shown.returncode == 0 and len(shown.stdout) <= PAGE_TEXT_MAX:
+                out["_mlir_opt_output"] = shown.stdout
     except _ToolError as e:
         msg = next((ln for ln in str(e).splitlines() if "error" in ln), str(e).strip()[:300])
         out.update(mlir_opt_status="error", mlir_opt_error=msg[:500])
@@ -911,6 +982,10 @@ class BatchResult:
     executor: str = "local"
     jobs: int = 1
     explains: dict[str, str] = field(factory=dict)
+    # file -> the texts of its report page: "output" (bufferlog's, with locations) and
+    # "mlir_opt_output" (mlir-opt's, with --compare); only with BatchOptions.pages
+    texts: dict[str, dict[str, str]] = field(factory=dict)
+    mlir_opt: dict | None = None  # mlir_opt_info() of a --compare batch
 
     def summary(self) -> dict[str, Any]:
         return summarize(self)
@@ -963,7 +1038,49 @@ def summarize(res: BatchResult) -> dict[str, Any]:
         "bufferlog_version": __version__,
         "options": res.options.key_dict() | {"timeout": res.options.timeout},
         "totals": tot,
+        "mlir_opt": res.mlir_opt,
+        "root": common_root([r["file"] for r in rows]),
     }
+
+
+#: the figures a row is compared on with mlir-opt (bufferlog's, mlir-opt's)
+DIFF_FIGURES = (("inplace_pct", "mlir_opt_inplace_pct"), ("copies", "mlir_opt_copies"),
+                ("bytes_copied", "mlir_opt_bytes_copied"), ("allocs", "mlir_opt_allocs"),
+                ("deallocs", "mlir_opt_deallocs"), ("clones", "mlir_opt_clones"))
+
+
+def differs_from_mlir_opt(row: dict) -> list[str]:
+    """The figures of a ``--compare`` row that differ from mlir-opt's (a tool that fails
+    where the other does not differs too); empty when they agree or there is no
+    comparison."""
+    theirs = row.get("mlir_opt_status")
+    if theirs is None or theirs == "missing":
+        return []
+    ours_ok = row.get("status") in ("ok", "empty")
+    if ours_ok != (theirs == "ok"):
+        return ["status"]
+    if row.get("status") != "ok":
+        return []
+    return [a for a, b in DIFF_FIGURES if row.get(a) != row.get(b)]
+
+
+def common_root(files: list[str]) -> str:
+    """The deepest directory holding every file (a report names files relative to it)."""
+    dirs = [os.path.dirname(os.path.abspath(f)) for f in files]
+    if not dirs:
+        return ""
+    try:
+        return os.path.commonpath(dirs)
+    except ValueError:  # different drives
+        return ""
+
+
+def display_name(file: str, root: str) -> str:
+    """``file`` relative to ``root`` (as given when it lies elsewhere)."""
+    if not root:
+        return file
+    rel = os.path.relpath(os.path.abspath(file), root)
+    return file if rel.startswith("..") else rel
 
 
 def run_batch(files: list[str], options: BatchOptions, executor: Any = None,
@@ -980,10 +1097,17 @@ def run_batch(files: list[str], options: BatchOptions, executor: Any = None,
     keys: dict[int, str] = {}
     todo: list[Task] = []
 
+    if options.compare == "mlir-opt":
+        res.mlir_opt = mlir_opt_info(options.mlir_opt, options.oneshot)
+
     def finish(i: int, row: dict) -> None:
         explain = row.pop("_explain", None)
         if explain is not None:
             res.explains[row["file"]] = explain
+        texts = {k[1:]: row.pop(k) for k in ("_output", "_mlir_opt_output") if k in row}
+        texts = {k: v for k, v in texts.items() if v is not None}
+        if texts:
+            res.texts[row["file"]] = texts
         results[i] = row
         if progress:
             progress.advance(row)
@@ -1003,6 +1127,7 @@ def run_batch(files: list[str], options: BatchOptions, executor: Any = None,
             keys[i] = k = cache_key(data, rules_h, options)
             hit = cache.get(k)
             if hit is not None:
+                hit = _name_in(hit, f)
                 hit.update(file=f, cached=True)
                 res.cache_hits += 1
                 finish(i, hit)
@@ -1012,7 +1137,7 @@ def run_batch(files: list[str], options: BatchOptions, executor: Any = None,
         try:
             for task, row in rows:
                 if cache is not None and task.index in keys:
-                    cache.put(keys[task.index], row)
+                    cache.put(keys[task.index], _name_out(row, task.path))
                 finish(task.index, row)
         finally:
             getattr(rows, "close", lambda: None)()  # stop the workers now, not at GC

@@ -23,6 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="main rules file (default: the shipped rules)")
         q.add_argument("--rules", metavar="DIR",
                        help="rule files that add to or override the shipped ones")
+        if name == "check":
+            q.add_argument("--input", action="append", default=[], metavar="FILE.mlir",
+                           help="an MLIR file the rules are for (repeatable): an op a fact of "
+                                "yours names must be one of its ops or one bufferlog knows")
         q.set_defaults(func=fn)
 
 
@@ -39,12 +43,13 @@ def _check(args: argparse.Namespace) -> int:
         raise UserError(f"no rule files found (looked in {where})")
     from bufferlog.engine.check import check
 
-    diags = check(prog)
+    diags = check(prog, args.input)
     for d in diags:
         print("\n".join([str(d), *caret_lines(d.loc, {})]), file=sys.stderr)
     errors = sum(d.severity == "error" for d in diags)
+    warnings = len(diags) - errors
     if errors:
-        print(f"{errors} error(s)", file=sys.stderr)
+        print(f"{errors} error(s)" + (f", {warnings} warning(s)" if warnings else ""), file=sys.stderr)
         return 1
     print(f"ok: {len(prog.files)} file(s), {len(prog.decls)} relation(s), "
           f"{sum(not r.is_fact for r in prog.rules)} rule(s)")

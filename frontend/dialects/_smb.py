@@ -117,6 +117,8 @@ def attr_dict(p: Any, op: Op, elide: tuple[str, ...] = (), keyword: bool = False
     items = [(k, v) for k, v in op.attrs.items() if k not in elide]
     if not items:
         return ""
+    if getattr(p, "mlir_opt", False):  # an MLIR dictionary is sorted by name
+        items.sort(key=lambda kv: kv[0])
     body = []
     for k, v in items:
         if isinstance(v, UnitAttr):

@@ -110,10 +110,13 @@ def constant_literal(val: Any) -> str:
 def print_constant(p: Any, op: Op) -> str:
     val = op.attrs.get("value")
     ok = isinstance(val, BoolAttr | IntegerAttr | FloatAttr | DenseElementsAttr |
-                    DenseResourceAttr) and len(op.attrs) == 1
+                    DenseResourceAttr) and (len(op.attrs) == 1 or getattr(p, "mlir_opt", False))
     if not ok:
         return p.generic_op(op)
-    return f"arith.constant {constant_literal(val)}"
+    lit = constant_literal(val)
+    if getattr(p, "mlir_opt", False):  # mlir-opt's form: other attributes before the value
+        lit = f"{p.attr_dict(op, elide=('value',)).lstrip()} {p.attr(val) if lit == str(val) else lit}"
+    return f"arith.constant {lit.strip()}"
 
 
 # -- binary / unary ----------------------------------------------------------------------

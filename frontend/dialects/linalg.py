@@ -431,12 +431,45 @@ prints("linalg.broadcast")(_with_implicit_body(_print_perm_like("dimensions")))
 def _print_body(p: Any, op: Op) -> str:
     entry = op.regions[0].entry
     args = ", ".join(f"{p.value(a)}: {p.type(a.type)}" for a in entry.args)
-    return f" ({args}) {p.region(op.regions[0], entry_args=False)}"
+    if not getattr(p, "mlir_opt", False):
+        return f" ({args}) {p.region(op.regions[0], entry_args=False)}"
+    # mlir-opt: the body's arguments on a line of their own, the body one level deeper
+    p.indent += 1
+    try:
+        return f"\n{'  ' * p.indent}({args}) {p.region(op.regions[0], entry_args=False)}"
+    finally:
+        p.indent -= 1
+
+
+def _short_form(p: Any, op: Op, init_first: bool) -> str | None:
+    """mlir-opt's `` { arith.addf }`` for a body that is one op applied to the block
+    arguments in order (for linalg.reduce, the init last: ``init_first`` names the order
+    of the arguments, MLIR's findPayloadOp) and yielded; None otherwise (or when not
+    printing as mlir-opt)."""
+    if not getattr(p, "mlir_opt", False):
+        return None
+    r = op.regions[0]
+    if len(r.blocks) != 1 or len(r.entry.ops) != 2:
+        return None
+    payload, y = r.entry.ops
+    args = list(r.entry.args)
+    if op.name == "linalg.map":
+        args = args[:-1]  # the init's argument is not an operand of the payload
+    elif init_first:
+        args = args[1:] + args[:1]
+    if (payload.regions or len(payload.results) != 1 or not args
+            or list(payload.operands) != args or list(y.operands) != payload.results):
+        return None
+    extra = p.attr_dict(payload)
+    return f" {{ {payload.name}{extra} }}"
 
 
 @prints("linalg.map")
 def _print_map(p: Any, op: Op) -> str:
     ins, outs = linalg_ins_outs(op)
+    short = _short_form(p, op, False)
+    if short is not None:
+        return f"linalg.map{short}{_io(p, ins, outs)}{attrs_suffix(p, op)}"
     return f"linalg.map{_io(p, ins, outs)}{attrs_suffix(p, op)}{_print_body(p, op)}"
 
 
@@ -444,5 +477,6 @@ def _print_map(p: Any, op: Op) -> str:
 def _print_reduce(p: Any, op: Op) -> str:
     ins, outs = linalg_ins_outs(op)
     dims = ", ".join(str(v) for v in static_values(op.attrs["dimensions"]))
-    return (f"linalg.reduce{_io(p, ins, outs)} dimensions = [{dims}]"
-            f"{attrs_suffix(p, op, ('dimensions',))}{_print_body(p, op)}")
+    short = _short_form(p, op, True) if len(ins) == 1 else None
+    return (f"linalg.reduce{short or ''}{_io(p, ins, outs)} dimensions = [{dims}]"
+            f"{attrs_suffix(p, op, ('dimensions',))}{'' if short else _print_body(p, op)}")

@@ -425,7 +425,8 @@ def build_execute_region(ctx: Any, tree: Tree) -> Op:
 
 @prints("scf.execute_region")
 def print_execute_region(p: Any, op: Op) -> str:
-    s = "scf.execute_region" + types_arrow(p, [r.type for r in op.results])
+    types = [r.type for r in op.results]
+    s = "scf.execute_region" + (f" -> {p.type(types[0])}" if len(types) == 1 else types_arrow(p, types))
     if "no_inline" in op.attrs:
         s += " no_inline"
     return s + " " + _region(p, op.regions[0], entry_args=True) + attr_dict(p, op, ("no_inline",))
@@ -457,7 +458,9 @@ def print_index_switch(p: Any, op: Op) -> str:
     s = "scf.index_switch " + p.value(op.operands[0])
     if op.results:
         s += " -> " + ", ".join(p.type(r.type) for r in op.results)
+    # mlir-opt starts each case and the default on a line of its own
+    sep = "\n" + "  " * p.indent if getattr(p, "mlir_opt", False) else " "
     for v, r in zip(static_values(op.attrs["cases"]), op.regions[1:], strict=True):
-        s += f" case {v} " + _region(p, r)
-    s += " default " + _region(p, op.regions[0])
+        s += f"{sep}case {v} " + _region(p, r)
+    s += f"{sep}default " + _region(p, op.regions[0])
     return s + attr_dict(p, op, ("cases",))
