@@ -249,6 +249,11 @@ class Bufferizer:
         self.edits = BlockEdits()
         self.dropped: dict[str, dict[int, int]] = {}  # callee -> result idx -> arg idx
         self.cause: str | None = None  # why the ops emitted now exist (debug locations)
+        # copy insertion (rules/analysis/copies.dl, derived with the decisions)
+        final = getattr(an, "final", None) or {}
+        self.copy_contents = set(final.get("copy_contents", ()))
+        self.copy_to_result = {(o, i): r for o, i, r in final.get("copy_to_result", ())}
+        self.no_contents = {t[0] for t in final.get("no_contents", ())}
         self.made_for: dict[Value, Op] = {}  # a fresh buffer -> the input op it was made for
 
     # .. building helpers
@@ -326,9 +331,10 @@ class Bufferizer:
         self.copy(b, n)
         return n
 
-    def operand_buffer(self, op: Op, i: int, read: bool = True) -> Value:
+    def operand_buffer(self, op: Op, i: int) -> Value:
         """The buffer op may write for operand ``i``: its own, or a fresh one when the
-        analysis put the operand out of place."""
+        analysis put the operand out of place, with a copy of the old contents when
+        ``copy_contents`` (rules/analysis/copies.dl) says so."""
         v = op.operands[i]
         b = self.B(v)
         if self.dec.inplace.get((self.op_id.get(op, -1), i), True):
@@ -340,7 +346,7 @@ class Bufferizer:
         saved, self.cause = self.cause, self.copy_cause(op, i)
         try:
             n = self.alloc_like(ranked)
-            if read and not self.uninit(v):
+            if (self.op_id.get(op, -1), i) in self.copy_contents:
                 self.copy(ranked, n)
             elif self.uninit(v):
                 self.undefined(n)
@@ -383,14 +389,10 @@ class Bufferizer:
             return f"the read-only argument #{i} of @{an.func_sym[o]}"
         return f"the read-only block argument #{i} of the {an.name[o]} at {at(an, o)}"
 
-    @staticmethod
-    def uninit(v: Value) -> bool:
-        """``v`` is a fresh tensor without contents (``tensor.empty``, ``alloc_tensor``
-        without ``copy``): a copy of it copies nothing."""
-        src = getattr(v, "op", None)
-        return src is not None and (src.name == "tensor.empty" or (
-            src.name == "bufferization.alloc_tensor" and "copy" not in str(src.attrs.get("operandSegmentSizes", ""))
-            and src.attrs.get("operandSegmentSizes") is not None and list(src.attrs["operandSegmentSizes"].values)[1] == 0))
+    def uninit(self, v: Value) -> bool:
+        """``v`` is a fresh tensor without contents (``no_contents``: tensor.empty,
+        alloc_tensor without copy): a copy of it would copy nothing."""
+        return self.facts.value_id.get(v) in self.no_contents
 
     # .. driver
     def run(self) -> None:
@@ -756,17 +758,16 @@ class Bufferizer:
 
     def copy_instead(self, op: Op, i: int, r: Value, v: Value) -> Value:
         """A fresh buffer for result ``r`` of ``op`` (whose buffer is ``v``), copied in place
-        of out-of-place operand ``i``; left uncopied when the copy cannot matter, as MLIR's
-        canOmitTensorCopy: the operand has no contents, or neither the operand's use nor
-        ``r`` (through aliases) is read."""
+        of out-of-place operand ``i`` when ``copy_contents`` says the contents matter (as
+        MLIR's canOmitTensorCopy: the operand has contents, and its use or ``r`` through
+        aliases is read)."""
         saved, self.cause = self.cause, self.copy_cause(op, i)
         try:
             n = self.alloc_like(v)
-            if self.uninit(op.operands[i]):
-                self.undefined(n)
-            elif ((self.op_id.get(op, -1), i) in self.an.reads
-                    or self.facts.value_id.get(r) in self.an.value_read):
+            if (self.op_id.get(op, -1), i) in self.copy_contents:
                 self.copy(v, n)
+            elif self.uninit(op.operands[i]):
+                self.undefined(n)
         finally:
             self.cause = saved
         return n
@@ -972,8 +973,7 @@ class Bufferizer:
             elif i < n_in:
                 new.append(self.B(v))
             else:
-                read = (self.op_id.get(op, -1), i) in self.an.reads
-                b = self.operand_buffer(op, i, read)
+                b = self.operand_buffer(op, i)
                 new.append(b)
                 res.append(b)
         op.set_operands(new)
@@ -1006,8 +1006,7 @@ class Bufferizer:
             if not self.t_use(op, i):
                 new.append(v)
                 continue
-            b = (self.operand_buffer(op, i, (o, i) in self.an.reads)
-                 if (o, i) in self.an.writes else self.B(v))
+            b = self.operand_buffer(op, i) if (o, i) in self.an.writes else self.B(v)
             new.append(b)
             for vid, kind in self.an.aliases.get((o, i), ()):
                 if kind == "equivalent":
@@ -1050,7 +1049,7 @@ class Bufferizer:
     def op_bufferization_materialize_in_destination(self, op):
         src, dst = op.operands
         if self.t_use(op, 1):
-            d = self.operand_buffer(op, 1, read=False)
+            d = self.operand_buffer(op, 1)
             self.copy(self.B(src), d)
             self.done(op, d)
         else:
@@ -1112,8 +1111,8 @@ class Bufferizer:
                 if r is not None:  # copy that result after the call, not the argument
                     copy_results[r] = i
                     b = self.B(v)
-                else:  # a copy only if the callee reads the argument, as mlir-opt
-                    b = self.operand_buffer(op, i, (self.op_id.get(op, -1), i) in self.an.reads)
+                else:  # a copy only if its contents are needed (copy_contents)
+                    b = self.operand_buffer(op, i)
                 v = self.to_type(b, ft_in[i])
                 # a result equivalent to this argument is the buffer the callee wrote:
                 # b itself, or the copy a layout the signature cannot take needed
@@ -1140,22 +1139,13 @@ class Bufferizer:
         self.dead.append(op)
 
     def sole_alias_result(self, op: Op, i: int) -> Value | None:
-        """The result to copy instead of out-of-place operand ``i`` of a call, as MLIR's
-        tensor copy insertion chooses: the callee does not write the argument, and the
-        argument and one ranked result alias only each other. That result is often
-        smaller (a slice the callee returns) than the argument."""
-        u = (self.op_id.get(op, -1), i)
-        if self.dec.inplace.get(u, True) or u in self.an.writes:
+        """The result to copy instead of out-of-place operand ``i`` of a call
+        (``copy_to_result`` of rules/analysis/copies.dl: the callee does not write the
+        argument, and the argument and one ranked result alias only each other)."""
+        vid = self.copy_to_result.get((self.op_id.get(op, -1), i))
+        if vid is None:
             return None
-        aliases = self.an.aliases.get(u, ())
-        if len(aliases) != 1:
-            return None
-        vid = aliases[0][0]
-        r = next((r for r in op.results if self.facts.value_id.get(r) == vid), None)
-        if r is None or not isinstance(r.type, T.TensorType) or [
-                w for w, _ in self.an.rev_alias.get(vid, ()) if w[0] == u[0]] != [u]:
-            return None
-        return r
+        return next((r for r in op.results if self.facts.value_id.get(r) == vid), None)
 
     # .. scf
     def carried(self, b: Value):
@@ -1236,7 +1226,7 @@ class Bufferizer:
             if i < first or not self.t_use(op, i):
                 types.append(None)
                 continue
-            b = self.operand_buffer(op, i, self.loop_init_read(op, i))
+            b = self.operand_buffer(op, i)
             ro = getattr(strip_casts(b), "op", None)
             if ro is not None and ro.name == "memref.get_global":
                 with self.because(f"copy of the constant {operand_syntax(op, i)} the {op.name} starts "
@@ -1247,12 +1237,6 @@ class Bufferizer:
             op.set_operand(i, self.cast(b, t))
             types.append(t)
         return types[first:]
-
-    def loop_init_read(self, op: Op, i: int) -> bool:
-        """An out-of-place loop init ``i`` is copied when its contents may be read
-        (``init_contents_read`` of rules/analysis/loopflow.dl: the iteration argument is
-        read, or the tied result is and the loop may run zero times)."""
-        return (self.op_id.get(op, -1), i) in self.an.init_read
 
     def op_scf_for(self, op):
         types = self.inits(op, 3)

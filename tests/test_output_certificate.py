@@ -36,11 +36,14 @@ def text_of(name: str) -> str:
 
 # -- mutants of the rewrite's decisions --------------------------------------------------
 
-def no_zero_trip_copy(mp):
-    """A loop init is copied only when the body reads it (the zero-trip miscompile)."""
-    def read(self, op, i):
-        return (self.op_id.get(op, -1), i) in self.an.reads
-    mp.setattr(Bufferizer, "loop_init_read", read)
+def no_copies(mp):
+    """No out-of-place operand gets its old contents (``copy_contents`` emptied)."""
+    init = Bufferizer.__init__
+
+    def mutant(self, *a, **k):
+        init(self, *a, **k)
+        self.copy_contents = set()
+    mp.setattr(Bufferizer, "__init__", mutant)
 
 
 def insert_dest_read_as_slice(mp):
@@ -79,13 +82,6 @@ def output_shape_unchecked(mp):
     mp.setattr(Bufferizer, "check_output_shape", lambda self, op, t: None)
 
 
-def no_operand_copy(mp):
-    """An out-of-place operand gets a fresh buffer but not the old contents."""
-    operand_buffer = Bufferizer.operand_buffer
-    mp.setattr(Bufferizer, "operand_buffer",
-               lambda self, op, i, read=True: operand_buffer(self, op, i, False))
-
-
 def no_result_copy(mp):
     """The copy made instead of an out-of-place operand (a call's sole aliasing result, a
     slice) is left out."""
@@ -114,25 +110,34 @@ def _without(method, name, replacement):
     return run
 
 
-def live_dl_without_own_op(tmp_path: Path) -> Path:
-    """A rules overlay whose live.dl lacks the rule that a definition is live at its own
-    op's other writes (one tensor as two outs)."""
-    text = rules_file("analysis/live.dl").read_text()
-    cut = re.sub(r"\nlive_at\(wo, d, x\) :- result\(d, wo, _\), [^\n]*\n", "\n", text)
-    assert cut != text, "the rule to switch off is not in live.dl"
+def overlay_without(tmp_path: Path, name: str, rule: str) -> Path:
+    """A rules overlay whose ``analysis/<name>`` lacks the rule matching regex ``rule``."""
+    text = rules_file(f"analysis/{name}").read_text()
+    cut = re.sub(rule, "\n", text)
+    assert cut != text, f"the rule to switch off is not in {name}"
     (tmp_path / "analysis").mkdir()
-    (tmp_path / "analysis" / "live.dl").write_text(cut)
+    (tmp_path / "analysis" / name).write_text(cut)
     return tmp_path
+
+
+#: rules switched off: (file, the rule (a regex), program, check that must then fail)
+RULE_MUTANTS = [
+    # a definition live at its own op's other writes (one tensor as two outs)
+    ("live.dl", r"\nlive_at\(wo, d, x\) :- result\(d, wo, _\), [^\n]*\n", "two_outs_one_tensor",
+     "read-after-write"),
+    # a loop init whose tied result is read is copied when the loop may run zero times
+    ("loopflow.dl", r"\ninit_contents_read\(o, i\) :- loop_init\(o, i, res, _\)[^\n]*\n", "zero_trip_init",
+     "uninitialized-read"),
+]
 
 
 MUTANTS = [
     # (mutant, program, strategy, check that must fail)
-    (no_zero_trip_copy, "zero_trip_init", "oneshot", "uninitialized-read"),
     (insert_dest_read_as_slice, "disjoint_writes_slice", "optimal", "read-after-write"),
     (one_iteration_slices, "loop_slice_next_iteration", "optimal", "read-after-write"),
     (first_units_dropped, "rank_reducing_rank7", "oneshot", "invalid-ir"),
-    (no_operand_copy, "corpus:raw_conflict.mlir", "oneshot", "uninitialized-read"),
-    (no_operand_copy, "zero_trip_init", "oneshot", "uninitialized-read"),
+    (no_copies, "corpus:raw_conflict.mlir", "oneshot", "uninitialized-read"),
+    (no_copies, "zero_trip_init", "oneshot", "uninitialized-read"),
     (no_result_copy, "call_returns_slice", "oneshot", "uninitialized-read"),
     (no_fresh_copy, "corpus:while_loop.mlir", "oneshot", "read-after-write"),
 ]
@@ -148,11 +153,13 @@ def test_certificate_fails_on_a_mutant(mutant, program, strategy, check, monkeyp
         bufferlog.bufferize(text, strategy=strategy)
 
 
-def test_certificate_fails_without_the_own_op_rule(tmp_path):
-    text = text_of("two_outs_one_tensor")
+@pytest.mark.parametrize("name,rule,program,check", RULE_MUTANTS,
+                         ids=[p for _, _, p, _ in RULE_MUTANTS])
+def test_certificate_fails_without_a_rule(name, rule, program, check, tmp_path):
+    text = text_of(program)
     bufferlog.bufferize(text)
-    rules = live_dl_without_own_op(tmp_path)
-    with pytest.raises(OutputCertificateError, match=": read-after-write: "):
+    rules = overlay_without(tmp_path, name, rule)
+    with pytest.raises(OutputCertificateError, match=f": {check}: "):
         bufferlog.bufferize(text, rules=rules)
 
 
@@ -216,7 +223,7 @@ FREE_MUTANTS = [
     (drop_frees, "corpus:raw_conflict.mlir", "leak"),
     (free_twice, "corpus:raw_conflict.mlir", "double-free"),
     (free_at_once, "corpus:init_and_matmul.mlir", "use-after-free"),
-    (free_an_argument, "corpus:raw_conflict.mlir", "bad-free"),
+    (free_an_argument, "corpus:init_and_matmul.mlir", "bad-free"),
 ]
 
 
