@@ -322,10 +322,9 @@ def _wait(s) -> int | None:
     if pid is None:
         return None
     # the process running the command died without an exit code: killed by a signal
-    fatal = [sig for sig in caught if sig != _signal.SIGINT]
-    if fatal:  # one we passed on: end as the command itself would have
-        _signal.signal(fatal[0], _signal.SIG_DFL)
-        os.kill(os.getpid(), fatal[0])
+    if caught:  # one we passed on: end as the command itself would have
+        _signal.signal(caught[-1], _signal.SIG_DFL)
+        os.kill(os.getpid(), caught[-1])
     os.write(2, b"bufferlog: internal error: the server's process running this command "
                 b"died (rerun with BUFFERLOG_NO_SERVER=1)\n")
     return 2

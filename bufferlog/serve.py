@@ -255,6 +255,9 @@ class Server:
         self.idle: set[int] = set()  # forked, waiting in accept()
         self.busy: set[int] = set()  # running a command
         self.served = 0
+        self.cpu = 0.0  # user + system seconds of the workers that served, as they exited
+        self.stats_stale = True
+        self.stats_path = os.path.join(self.dir, f"{ident}.stats")
         self.started = time.time()
         self.last_active = time.monotonic()
         self.stopping = False
@@ -339,12 +342,33 @@ class Server:
                         _drain(wake_r)
                     elif fd == status_r:
                         self._busy_notes(status_r)
+                if self.stats_stale:
+                    self._write_stats()
                 if time.monotonic() >= next_check:
                     next_check = time.monotonic() + CHECK_EVERY
                     self._check()
         finally:
             self._shutdown()
         return 0
+
+    def stats(self) -> dict:
+        return {"pid": os.getpid(), "socket": self.path, "identity": self.ident,
+                "workers": self.workers, "started": self.started, "served": self.served,
+                "worker_cpu_s": round(self.cpu, 6), "python": sys.executable}
+
+    def _write_stats(self) -> None:
+        """The counts a status request reports (answered by a worker, which was forked
+        before them)."""
+        import marshal
+
+        self.stats_stale = False
+        tmp = f"{self.stats_path}.tmp"
+        try:
+            with open(tmp, "wb") as f:
+                f.write(marshal.dumps(self.stats()))
+            os.replace(tmp, self.stats_path)
+        except OSError:
+            pass
 
     def _stop_signal(self, signum, _frame) -> None:
         self.stopping = True
@@ -379,13 +403,15 @@ class Server:
     def _reap(self) -> None:
         while True:
             try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
+                pid, _, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:
                 return
             if pid in self.busy:
+                self.cpu += usage.ru_utime + usage.ru_stime
                 self.busy.discard(pid)
+                self.stats_stale = True
                 self.last_active = time.monotonic()
                 self.failed = 0
             elif pid in self.idle and not self.stopping:  # died before taking a command
@@ -431,7 +457,11 @@ class Server:
         while (self.idle or self.busy) and time.monotonic() < deadline:
             self._reap()
             time.sleep(0.01)
-        self.say(f"stopped after {self.served} commands")
+        try:
+            os.unlink(self.stats_path)
+        except OSError:
+            pass
+        self.say(f"stopped after {self.served} connections")
 
     # -- a worker ------------------------------------------------------------------------
     def _worker(self) -> int:
@@ -521,9 +551,11 @@ def serve_connection(conn, server: Server) -> int:
     if kind in ("status", "stop"):
         for fd in fds:
             os.close(fd)
-        answer = {"pid": os.getppid(), "socket": server.path, "identity": server.ident,
-                  "workers": server.workers, "started": server.started,
-                  "served": server.served, "python": sys.executable}
+        try:
+            with open(server.stats_path, "rb") as f:
+                answer = marshal.loads(f.read())
+        except (OSError, EOFError, ValueError, TypeError):
+            answer = {**server.stats(), "pid": os.getppid()}
         if kind == "stop":
             os.kill(os.getppid(), signal.SIGTERM)
         conn.sendall(marshal.dumps(answer))
@@ -534,11 +566,24 @@ def serve_connection(conn, server: Server) -> int:
         conn.sendall(b"S" + (0).to_bytes(4, "little"))
         return 1
     conn.sendall(b"P" + os.getpid().to_bytes(4, "little", signed=True))
+    me, real_exit = os.getpid(), os._exit
+
+    def reply(code: int) -> None:
+        try:
+            conn.sendall(b"X" + int(code).to_bytes(4, "little", signed=True))
+        except (OSError, OverflowError, ValueError):
+            pass
+
+    def exit_now(code: int) -> None:
+        """``os._exit`` of a command that leaves that way (batch after Ctrl-C): the
+        client still gets the code. Processes the command forks leave quietly."""
+        if os.getpid() == me:
+            reply(code)
+        real_exit(code)
+
+    os._exit = exit_now
     code = run_request(req, fds)
-    try:
-        conn.sendall(b"X" + code.to_bytes(4, "little", signed=True))
-    except OSError:
-        pass
+    reply(code)
     return code
 
 
