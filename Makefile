@@ -15,6 +15,7 @@ $(BIN)/bufferlog: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test,dask]'
+	$(BIN)/python -c 'from bufferlog import client; client.precompile()'
 	touch $@
 
 venv: $(BIN)/bufferlog

@@ -158,6 +158,17 @@ def ensure_bytecode(roots: list[str], ident: str) -> None:
         pass
 
 
+def precompile() -> None:
+    """Write the package's bytecode and its stamp now (``make venv`` after installing)."""
+    roots = package_roots()
+    stamp = os.path.join(roots[0], "__pycache__", _STAMP)
+    try:
+        os.unlink(stamp)
+    except OSError:
+        pass
+    ensure_bytecode(roots, identity(roots))
+
+
 def compile_package(roots: list[str]) -> None:
     """Compile every module under ``roots`` whose ``.pyc`` is missing or stale."""
     import compileall
