@@ -99,12 +99,17 @@ def start_detached(ident: str, workers: int, idle_timeout: float | None,
     d = client.run_dir()
     prepare_dir(d)
     log = os.path.join(d, f"{ident}.log")
-    cmd = [sys.executable, "-m", "bufferlog", "serve", "--workers", str(workers)]
+    # the server imports bufferlog from where this process did (-P: not from the
+    # working directory, which may hold another copy of it)
+    cmd = [sys.executable, "-P", "-m", "bufferlog", "serve", "--workers", str(workers)]
     if idle_timeout:
         cmd += ["--idle-timeout", str(idle_timeout)]
+    env = dict(os.environ)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(client.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([here, *filter(None, [env.get("PYTHONPATH")])])
     with open(os.devnull, "rb") as null, open(log, "ab") as out:
         p = subprocess.Popen(cmd, stdin=null, stdout=out, stderr=out, start_new_session=True,
-                             close_fds=True)
+                             close_fds=True, env=env)
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         status = request(ident, "status")
