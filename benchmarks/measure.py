@@ -225,7 +225,9 @@ class server:
                        env=env(warm=True), timeout=120)
 
 
-def settle(seconds: float = 0.05) -> None:
+def settle(seconds: float = 0.3) -> None:
     """A pause after a warm run: the server forks the replacement of the worker that
-    answered right after it, which must not land in the next measured process."""
+    answered right after it, which bufferizes a small sample before it waits (to take
+    its page faults then, not in a command): that must not land in the next measured
+    process."""
     time.sleep(seconds)
