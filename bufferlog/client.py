@@ -143,8 +143,9 @@ def ensure_bytecode(roots: list[str], ident: str) -> None:
         with open(stamp, encoding="utf-8") as f:
             if f.read() == ident:
                 return
-    except OSError:
-        pass
+    except OSError:  # no stamp: compiled by its installer (a regular pip install)?
+        if _fresh_bytecode(os.path.join(roots[0], "cli.py")):
+            return  # then nothing is written into the installed package
     if not os.access(roots[0], os.W_OK):
         return
     compile_package(roots)
@@ -156,6 +157,26 @@ def ensure_bytecode(roots: list[str], ident: str) -> None:
         os.replace(tmp, stamp)
     except OSError:
         pass
+
+
+def _fresh_bytecode(source: str) -> bool:
+    """Whether ``source`` has a ``.pyc`` that Python would use as it is (the header's
+    magic number, source time and size; as ``importlib`` checks them)."""
+    import _frozen_importlib_external as bootstrap
+
+    try:
+        st = os.stat(source)
+        with open(bootstrap.cache_from_source(source), "rb") as f:
+            head = f.read(16)
+    except (OSError, NotImplementedError, ValueError):
+        return False
+    if len(head) < 16 or head[:4] != bootstrap.MAGIC_NUMBER:
+        return False
+    flags = int.from_bytes(head[4:8], "little")
+    if flags & 1:  # hash-based: valid by construction when unchecked, else by its hash
+        return not flags & 2
+    return (int.from_bytes(head[8:12], "little") == int(st.st_mtime) & 0xFFFFFFFF
+            and int.from_bytes(head[12:16], "little") == st.st_size & 0xFFFFFFFF)
 
 
 def precompile() -> None:

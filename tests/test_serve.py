@@ -239,3 +239,23 @@ def test_bytecode_is_written_once_when_python_writes_none(tmp_path):
     (pkg / "m.py").write_text("VALUE = 2\n")
     client.ensure_bytecode([str(pkg)], client.identity([str(pkg)]))
     assert list((pkg / "__pycache__").glob("m.*.pyc"))
+
+
+def test_a_package_compiled_by_its_installer_is_left_alone(tmp_path):
+    """A regular pip install writes the bytecode itself: no stamp, nothing written into
+    the installed package."""
+    import py_compile
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "cli.py").write_text("VALUE = 1\n")
+    (pkg / "other.py").write_text("VALUE = 2\n")
+    py_compile.compile(str(pkg / "cli.py"))
+    client.ensure_bytecode([str(pkg)], client.identity([str(pkg)]))
+    assert not (pkg / "__pycache__" / client._STAMP).exists()
+    assert not list((pkg / "__pycache__").glob("other.*.pyc"))
+    (pkg / "cli.py").write_text("VALUE = 3  # edited: the bytecode is stale now\n")
+    os.utime(pkg / "cli.py", ns=(10**9, 10**9))
+    client.ensure_bytecode([str(pkg)], client.identity([str(pkg)]))
+    assert (pkg / "__pycache__" / client._STAMP).exists()
+    assert list((pkg / "__pycache__").glob("other.*.pyc"))
