@@ -148,24 +148,8 @@ def entry() -> None:
     os._exit(code)
 
 
-#: the parsers built so far, by the command they serve (None: the full parser): a process
-#: that runs many commands (a ``bufferlog serve`` worker is forked from one that ran each
-#: command once) builds each once
-_PARSERS: dict[str | None, argparse.ArgumentParser] = {}
-
-
-def parser_for(argv: list[str]) -> argparse.ArgumentParser:
-    """:func:`build_parser` for ``argv``, built once per command and process."""
-    chosen = next((a for a in argv if not a.startswith("-")), None)
-    key = chosen if chosen in commands.COMMANDS else None
-    parser = _PARSERS.get(key)
-    if parser is None:
-        parser = _PARSERS[key] = build_parser(argv)
-    return parser
-
-
 def _main(argv: list[str]) -> int:
-    args = parser_for(argv).parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     with timing.timed() as timer:
         single_file = isinstance(getattr(args, "file", None), str)
         spinner = Spinner(timer, sys.stderr).start() if single_file and sys.stderr.isatty() else None

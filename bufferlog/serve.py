@@ -189,6 +189,7 @@ def warm_up() -> None:
 
     from bufferlog import cli
 
+    _memoize_parsers(cli)
     with tempfile.TemporaryDirectory(prefix="bufferlog-warm-") as tmp:
         tensor = os.path.join(tmp, "t.mlir")
         memref = os.path.join(tmp, "m.mlir")
@@ -232,6 +233,24 @@ def prefault() -> None:
             api.bufferize(api.parse(_TENSOR_SAMPLE, "<prefault>")).print()
     except BaseException:  # only warmth is lost
         pass
+
+
+def _memoize_parsers(cli) -> None:
+    """In the server only: each command's argument parser is built once (by the warm-up)
+    and reused by every worker, instead of once per command. (Not in ``bufferlog.cli``
+    itself: a parser keeps the ``run`` function it was built with.)"""
+    build = cli.build_parser
+    built: dict = {}
+
+    def build_parser(argv=None):
+        chosen = next((a for a in argv or () if not a.startswith("-")), None)
+        key = chosen if argv is not None and chosen in cli.commands.COMMANDS else None
+        parser = built.get(key)
+        if parser is None:
+            parser = built[key] = build(argv)
+        return parser
+
+    cli.build_parser = build_parser
 
 
 class _quiet:
