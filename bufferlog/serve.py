@@ -201,7 +201,8 @@ def warm_up() -> None:
                 ["bufferize", tensor, "--strategy", "optimal"],
                 ["bufferize", tensor, "--plan", "all"],
                 ["analyze", tensor, "--strategy", "optimal"],
-                ["explain", tensor, "--all"], ["dealloc", memref],
+                ["explain", tensor, "--op", "10"], ["explain", tensor, "--alloc", "8"],
+                ["dealloc", memref],
                 ["facts", tensor, "-o", os.path.join(tmp, "facts")], ["rules", "check"]]
         with _quiet():
             for argv in runs:
