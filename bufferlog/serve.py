@@ -438,6 +438,7 @@ class Server:
                 self.idle.discard(pid)
                 self.busy.add(pid)
                 self.served += 1
+                self.stats_stale = True
                 self.last_active = time.monotonic()
 
     def _reap(self) -> None:
