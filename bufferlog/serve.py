@@ -40,6 +40,9 @@ from bufferlog import client
 #: seconds between two checks of the installed code (and of the socket file)
 CHECK_EVERY = 3.0
 
+#: the flag of a worker's note that its connection is a command (bit 31 of the pid)
+_COMMAND = 1 << 31
+
 
 class ServeError(Exception):
     pass
@@ -294,7 +297,8 @@ class Server:
         self.path = client.socket_path(ident, self.dir)
         self.idle: set[int] = set()  # forked, waiting in accept()
         self.busy: set[int] = set()  # running a command
-        self.served = 0
+        self.served = 0  # connections taken
+        self.commands = 0  # of which commands run
         self.cpu = 0.0  # user + system seconds of the workers that served, as they exited
         self.stats_stale = True
         self.stats_path = os.path.join(self.dir, f"{ident}.stats")
@@ -394,6 +398,7 @@ class Server:
     def stats(self) -> dict:
         return {"pid": os.getpid(), "socket": self.path, "identity": self.ident,
                 "workers": self.workers, "started": self.started, "served": self.served,
+                "commands": self.commands,
                 "worker_cpu_s": round(self.cpu, 6), "python": sys.executable}
 
     def _write_stats(self) -> None:
@@ -431,10 +436,15 @@ class Server:
         self.idle.add(pid)
 
     def _busy_notes(self, fd: int) -> None:
+        """A worker's notes: its pid when it takes a connection, the pid with bit 31 set
+        when the connection is a command (not a status or stop request)."""
         data = _drain(fd)
         for i in range(0, len(data) - len(data) % 4, 4):
             pid = int.from_bytes(data[i:i + 4], "little")
-            if pid in self.idle:
+            if pid & _COMMAND:
+                self.commands += 1
+                self.stats_stale = True
+            elif pid in self.idle:
                 self.idle.discard(pid)
                 self.busy.add(pid)
                 self.served += 1
@@ -525,7 +535,6 @@ class Server:
             break
         self.sock.close()
         os.write(self.status_w, os.getpid().to_bytes(4, "little"))
-        os.close(self.status_w)
         try:
             return serve_connection(conn, self)
         finally:
@@ -607,6 +616,8 @@ def serve_connection(conn, server: Server) -> int:
             os.close(fd)
         conn.sendall(b"S" + (0).to_bytes(4, "little"))
         return 1
+    os.write(server.status_w, (os.getpid() | _COMMAND).to_bytes(4, "little"))
+    os.close(server.status_w)
     conn.sendall(b"P" + os.getpid().to_bytes(4, "little", signed=True))
     me, real_exit = os.getpid(), os._exit
 

@@ -36,7 +36,7 @@ def served(env) -> int:
     status = subprocess.run([*CLIENT, "serve", "--status"], capture_output=True, text=True,
                             env=env, timeout=60)
     assert status.returncode == 0, status.stdout + status.stderr
-    return int(status.stdout.split(" connections")[0].rsplit(" ", 1)[1])
+    return int(status.stdout.split(" commands")[0].rsplit(" ", 1)[1])
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +53,9 @@ def server_env(tmp_path_factory):
 
 
 def answered_since(env, before: int) -> bool:
-    """Whether the server took a connection since its count was ``before`` (the count is
-    the server's, updated as its loop sees the worker's note: waited for, not timed)."""
+    """Whether the server ran a command since its count was ``before`` (status requests
+    are not counted; the count is the server's, updated as its loop sees the worker's
+    note: waited for, not timed)."""
     deadline = time.monotonic() + 60
     while served(env) <= before:
         if time.monotonic() > deadline:

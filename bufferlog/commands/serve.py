@@ -36,7 +36,7 @@ def register(sub) -> None:
 def _describe(status: dict) -> str:
     up = time.time() - status["started"]
     return (f"server {status['pid']} on {status['socket']}: {status['workers']} workers, "
-            f"{status['served']} connections in {up:.0f} s")
+            f"{status.get('commands', 0)} commands in {up:.0f} s")
 
 
 def run(args) -> int:
