@@ -1,9 +1,10 @@
 """The bufferlog the benchmarks measure, installed as a user installs it: a fresh virtual
 environment (``build/bench-venv``), the latest pip, and a regular (not editable)
 ``pip install`` of this checkout, in the environment as it is. pip writes the bytecode
-of the installed modules whatever ``PYTHONDONTWRITEBYTECODE`` says; the user-level
-caches (parser tables, checked rules) are filled by one run of each command before
-anything is timed, as any user's first run fills them.
+of the installed modules whatever ``PYTHONDONTWRITEBYTECODE`` says; the cache folder
+(parser tables, checked rules: the benchmark's own, ``build/bench-cache``) starts empty
+and is filled by one run of each command before anything is timed, as any user's first
+run fills theirs.
 
     python -m benchmarks.install        (run_all does it first)
 """
@@ -31,8 +32,9 @@ func.func @f(%a: tensor<4xf32>, %i: index) -> (tensor<4xf32>, f32) {
 
 def fresh_install(venv: Path = M.BENCH_VENV, repo: Path = M.ROOT) -> str:
     """Install this checkout into a new ``venv``; the path of its ``bufferlog``."""
-    if venv.exists():
-        shutil.rmtree(venv)
+    for d in (venv, M.CACHE_DIR):
+        if d.exists():
+            shutil.rmtree(d)
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)

@@ -36,8 +36,9 @@ MLIR_OPT = shutil.which(os.environ.get("MLIR_OPT", "mlir-opt-22"))
 #: names another executable
 BENCH_VENV = ROOT / "build" / "bench-venv"
 BUFFERLOG = os.environ.get("BUFFERLOG_BENCH_EXE") or str(BENCH_VENV / "bin" / "bufferlog")
-#: the run directory of the benchmark's own server
+#: the run directory of the benchmark's own server, and its cache folder
 RUN_DIR = ROOT / "build" / "bench-run"
+CACHE_DIR = ROOT / "build" / "bench-cache"
 TIME = shutil.which("time", path="/usr/bin:/bin") or "/usr/bin/time"
 
 OSB = "bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
@@ -52,9 +53,13 @@ MLIR_JOB = {
 
 def env(warm: bool = False) -> dict[str, str]:
     """The environment of a measured process: this one's as it is, the benchmark's run
-    directory, and ``BUFFERLOG_NO_SERVER=1`` unless ``warm``."""
+    directory and cache folder, and ``BUFFERLOG_NO_SERVER=1`` unless ``warm``. (The cache
+    folder of parser tables and checked rules is the benchmark's own, filled by
+    benchmarks/install.py, as a user's is theirs: on a shared machine other checkouts
+    would otherwise rewrite it, and a measured run would rebuild it.)"""
     e = dict(os.environ)
     e["BUFFERLOG_RUN_DIR"] = str(RUN_DIR)
+    e["BUFFERLOG_CACHE_DIR"] = str(CACHE_DIR)
     if warm:
         e.pop("BUFFERLOG_NO_SERVER", None)
     else:

@@ -92,6 +92,7 @@ def test_the_cold_and_warm_environments():
     cold, warm = M.env(), M.env(warm=True)
     assert cold["BUFFERLOG_NO_SERVER"] == "1" and "BUFFERLOG_NO_SERVER" not in warm
     assert cold["BUFFERLOG_RUN_DIR"] == warm["BUFFERLOG_RUN_DIR"] == str(M.RUN_DIR)
+    assert cold["BUFFERLOG_CACHE_DIR"] == warm["BUFFERLOG_CACHE_DIR"] == str(M.CACHE_DIR)
     for e in (cold, warm):  # the environment as it is: nothing else changed
         assert {k: v for k, v in e.items() if not k.startswith("BUFFERLOG_")} == \
             {k: v for k, v in M.os.environ.items() if not k.startswith("BUFFERLOG_")}
