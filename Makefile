@@ -9,12 +9,13 @@ MLIR_OPT  ?= mlir-opt-22
 FILECHECK ?= FileCheck-22
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test venv oracle browser lint bench clean
+.PHONY: run test venv oracle browser lint bench bench-speed clean
 
 $(BIN)/bufferlog: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test,dask]'
+	$(BIN)/python -c 'from bufferlog import client; client.precompile()'
 	touch $@
 
 venv: $(BIN)/bufferlog
@@ -65,6 +66,12 @@ test: venv oracle browser lint
 ## benchmarks/results/, table in benchmarks/README.md.
 bench: venv oracle
 	$(BIN)/python -m benchmarks.run_all $(if $(FULL),--full)
+
+## Start-up, warm mode and batch alone (about 15 min on a quiet machine): a fresh regular
+## install, then per file cold and warm against mlir-opt, optimal against oneshot, and
+## batch --jobs 2 against xargs -P 2 and a loop of mlir-opt, two passes each.
+bench-speed: venv oracle
+	$(BIN)/python -m benchmarks.run_all bench_per_file bench_batch
 
 clean:
 	rm -rf $(VENV) build *.egg-info

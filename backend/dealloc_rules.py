@@ -48,5 +48,6 @@ def derive(facts, engine: str = "auto", rules_dir: str | Path | None = None) -> 
     from bufferlog.engine.run import run
 
     prog = load(rules_dir)
-    rows = {k: v for k, v in facts.rows.items() if k in prog.inputs}
+    inputs = set(prog.inputs)  # a property that lists the directives: once, not per relation
+    rows = {k: v for k, v in facts.rows.items() if k in inputs}
     return Derived(run(prog, rows, engine=engine, relations=outputs(DEALLOC_MAIN)).relations)

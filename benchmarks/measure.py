@@ -3,13 +3,16 @@
 A measurement is one process (``bufferlog ...`` or ``mlir-opt-22 ...``) run to its end:
 wall time from spawn to exit (start-up included, nothing replicated or cached in
 between) and peak resident memory of that one process (``/usr/bin/time``'s "Maximum
-resident set size", the kernel's ``ru_maxrss``). ``compare`` runs the two commands
-alternately, ``repeat`` times each, and keeps the median of each side, so load on the
-shared machine hits both alike.
+resident set size", the kernel's ``ru_maxrss``), with the machine's load average (1
+minute) when it started. ``compare`` runs the two commands alternately, ``repeat`` times
+each, and keeps the median of each side, so load on the shared machine hits both alike.
 
-bufferlog runs as installed (``.venv/bin/bufferlog``) with Python's normal bytecode
-caching (``PYTHONDONTWRITEBYTECODE`` is removed from its environment: a user's install
-has compiled ``.pyc`` files).
+bufferlog runs as a user gets it (:mod:`benchmarks.install`): a regular, non-editable
+``pip install`` of this checkout into a fresh virtual environment, run with the
+environment as it is (``PYTHONDONTWRITEBYTECODE`` stays set if it is set). Cold runs set
+``BUFFERLOG_NO_SERVER=1`` (a new process does everything); warm runs go through a
+``bufferlog serve`` of that install, started by the benchmark in its own run directory
+(``build/bench-run``), so a developer's own server is never measured.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ import shutil
 import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -30,7 +32,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 MLIR_OPT = shutil.which(os.environ.get("MLIR_OPT", "mlir-opt-22"))
-BUFFERLOG = str(Path(sys.executable).parent / "bufferlog")
+#: the fresh install the benchmarks measure (benchmarks/install.py); BUFFERLOG_BENCH_EXE
+#: names another executable
+BENCH_VENV = ROOT / "build" / "bench-venv"
+BUFFERLOG = os.environ.get("BUFFERLOG_BENCH_EXE") or str(BENCH_VENV / "bin" / "bufferlog")
+#: the run directory of the benchmark's own server, and its cache folder
+RUN_DIR = ROOT / "build" / "bench-run"
+CACHE_DIR = ROOT / "build" / "bench-cache"
 TIME = shutil.which("time", path="/usr/bin:/bin") or "/usr/bin/time"
 
 OSB = "bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
@@ -43,32 +51,53 @@ MLIR_JOB = {
 }
 
 
-def env() -> dict[str, str]:
+def env(warm: bool = False) -> dict[str, str]:
+    """The environment of a measured process: this one's as it is, the benchmark's run
+    directory and cache folder, and ``BUFFERLOG_NO_SERVER=1`` unless ``warm``. (The cache
+    folder of parser tables and checked rules is the benchmark's own, filled by
+    benchmarks/install.py, as a user's is theirs: on a shared machine other checkouts
+    would otherwise rewrite it, and a measured run would rebuild it.)"""
     e = dict(os.environ)
-    e.pop("PYTHONDONTWRITEBYTECODE", None)
+    e["BUFFERLOG_RUN_DIR"] = str(RUN_DIR)
+    e["BUFFERLOG_CACHE_DIR"] = str(CACHE_DIR)
+    if warm:
+        e.pop("BUFFERLOG_NO_SERVER", None)
+    else:
+        e["BUFFERLOG_NO_SERVER"] = "1"
     return e
 
 
-def run(cmd: list[str], timeout: float | None = None) -> dict[str, Any]:
+def run(cmd: list[str], timeout: float | None = None, environ: dict | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        popen: Callable[..., Any] = subprocess.Popen,
+        loadavg: Callable[[], tuple] = os.getloadavg,
+        killpg: Callable[[int, int], None] = os.killpg) -> dict[str, Any]:
     """One process: {"s": wall seconds, "rss_mb": peak RSS, "status": "ok" | "error" |
-    "timeout", "rc": exit code}. Output goes to /dev/null (as a user's would to a file).
+    "timeout", "rc": exit code, "load": 1-minute load average at the start}. Output goes
+    to /dev/null (as a user's would to a file).
+
+    The process is waited for by a blocking ``wait()``, without polling:
+    ``Popen.wait(timeout)`` and ``subprocess.run(timeout=...)`` poll with sleeps of up to
+    50 ms, which rounded every short run up to 63.5, 113.5, 163.5 ... ms. A time limit is
+    a timer thread that kills the process group.
 
     The process is started by ``/usr/bin/time -f %M``, whose report is its peak RSS: a
     process forked from this (large) Python process would start with this process's
-    peak recorded as its own (Linux copies the high-water mark across fork/exec)."""
+    peak recorded as its own (Linux copies the high-water mark across fork/exec).
+    ``clock``, ``popen``, ``loadavg`` and ``killpg`` are the real ones but for tests."""
+    load = round(loadavg()[0], 2)
     with open(os.devnull, "wb") as null, open(os.devnull, "rb") as empty, \
             tempfile.TemporaryFile() as errf, tempfile.NamedTemporaryFile("r") as rssf:
-        t0 = time.perf_counter()
-        p = subprocess.Popen([TIME, "-f", "%M", "-o", rssf.name, *cmd], stdout=null,
-                             stderr=errf, stdin=empty, env=env(), start_new_session=True)
-        # a blocking wait: Popen.wait(timeout) polls with sleeps of up to 50 ms, which
-        # rounded every short run up to 63.5, 113.5, 163.5 ... ms
+        t0 = clock()
+        p = popen([TIME, "-f", "%M", "-o", rssf.name, *cmd], stdout=null, stderr=errf,
+                  stdin=empty, env=env() if environ is None else environ,
+                  start_new_session=True)
         killed = threading.Event()
 
         def kill() -> None:
             killed.set()
             try:
-                os.killpg(p.pid, signal.SIGKILL)
+                killpg(p.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
 
@@ -76,11 +105,12 @@ def run(cmd: list[str], timeout: float | None = None) -> dict[str, Any]:
         if timer is not None:
             timer.start()
         rc = p.wait()
-        elapsed = time.perf_counter() - t0
+        elapsed = clock() - t0
         if timer is not None:
             timer.cancel()
         if killed.is_set():
-            return {"s": round(elapsed, 3), "rss_mb": None, "status": "timeout", "rc": None}
+            return {"s": round(elapsed, 3), "rss_mb": None, "status": "timeout", "rc": None,
+                    "load": load}
         errf.seek(0)
         err = errf.read().decode(errors="replace")
         report = rssf.read().split()
@@ -88,14 +118,16 @@ def run(cmd: list[str], timeout: float | None = None) -> dict[str, Any]:
     if rc and err.startswith("Command exited with non-zero status"):
         err = err.split("\n", 1)[-1]
     out = {"s": round(elapsed, 4), "rss_mb": None if rss is None else round(rss, 1),
-           "status": "ok" if rc == 0 else "error", "rc": rc}
+           "status": "ok" if rc == 0 else "error", "rc": rc, "load": load}
     if rc:
         out["error"] = err.strip().splitlines()[-1][:300] if err.strip() else f"exit {rc}"
     return out
 
 
-def ours(command: str, path: str | Path, *extra: str, timeout: float | None = None) -> dict:
-    return run([BUFFERLOG, command, str(path), *extra], timeout)
+def ours(command: str, path: str | Path, *extra: str, timeout: float | None = None,
+         warm: bool = False) -> dict:
+    """``bufferlog command path extra`` as installed, cold or through the server."""
+    return run([BUFFERLOG, command, str(path), *extra], timeout, env(warm))
 
 
 def theirs(command: str, path: str | Path, timeout: float | None = None) -> dict:
@@ -105,16 +137,21 @@ def theirs(command: str, path: str | Path, timeout: float | None = None) -> dict
 
 
 def median_run(runs: list[dict]) -> dict:
-    """The run with the median time (its RSS with it); status of the worst run."""
+    """The run with the median time (the largest RSS of the runs with it); status of the
+    worst run; ``load``: the lowest and highest load average the runs started at."""
+    loads = [r["load"] for r in runs if r.get("load") is not None]
+    span = [min(loads), max(loads)] if loads else None
     ok = [r for r in runs if r["status"] == "ok"]
     if len(ok) < len(runs):
         bad = next(r for r in runs if r["status"] != "ok")
-        return {**bad, "runs": len(runs)}
+        return {**bad, "runs": len(runs), "load": span}
     ok.sort(key=lambda r: r["s"])
     m = dict(ok[len(ok) // 2])
     m["s"] = round(statistics.median(r["s"] for r in ok), 4)
-    m["rss_mb"] = max(r["rss_mb"] for r in ok)
+    rss = [r["rss_mb"] for r in ok if r.get("rss_mb") is not None]
+    m["rss_mb"] = max(rss) if rss else None
     m["runs"] = len(runs)
+    m["load"] = span
     return m
 
 
@@ -170,3 +207,32 @@ def save(name: str, data: dict) -> Path:
     out = RESULTS / f"{name}.json"
     out.write_text(json.dumps({"machine": machine(), **data}, indent=2) + "\n")
     return out
+
+
+class server:
+    """``with server():`` a ``bufferlog serve`` of the measured install is up in the
+    benchmark's run directory (warm runs: ``ours(..., warm=True)``), stopped after."""
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers or os.cpu_count() or 1
+
+    def __enter__(self) -> server:
+        RUN_DIR.mkdir(parents=True, exist_ok=True)
+        RUN_DIR.chmod(0o700)
+        r = subprocess.run([BUFFERLOG, "serve", "--detach", "--workers", str(self.workers)],
+                           capture_output=True, text=True, env=env(warm=True), timeout=600)
+        if r.returncode != 0:
+            raise RuntimeError(f"bufferlog serve --detach failed: {r.stderr.strip()}")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        subprocess.run([BUFFERLOG, "serve", "--stop"], capture_output=True,
+                       env=env(warm=True), timeout=120)
+
+
+def settle(seconds: float = 0.3) -> None:
+    """A pause after a warm run: the server forks the replacement of the worker that
+    answered right after it, which bufferizes a small sample before it waits (to take
+    its page faults then, not in a command): that must not land in the next measured
+    process."""
+    time.sleep(seconds)

@@ -1,12 +1,16 @@
 """Run every benchmark in this folder in turn (``make bench``), then regenerate
-benchmarks/README.md. ``--full`` passes the full sizes on; module names run a subset.
+benchmarks/README.md. First bufferlog is installed as a user installs it
+(benchmarks/install.py: a fresh virtual environment, a regular ``pip install``; skipped
+with ``--no-install`` or when ``BUFFERLOG_BENCH_EXE`` names the executable to measure).
+``--full`` passes the full sizes on; module names run a subset.
 
-    python -m benchmarks.run_all [--full] [bench_startup bench_scaling ...]
+    python -m benchmarks.run_all [--full] [--no-install] [bench_startup bench_scaling ...]
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import time
 
@@ -17,7 +21,11 @@ TAKES_FULL = {"bench_scaling", "bench_stress"}
 
 def main(argv: list[str]) -> int:
     full = "--full" in argv
-    names = [a for a in argv if a != "--full"] or ALL
+    names = [a for a in argv if a not in ("--full", "--no-install")] or ALL
+    if "--no-install" not in argv and not os.environ.get("BUFFERLOG_BENCH_EXE"):
+        from benchmarks import install
+
+        print(f"== installed {install.fresh_install()}", flush=True)
     failed = []
     for name in names:
         print(f"== benchmarks.{name}", flush=True)

@@ -11,49 +11,31 @@ The Python API (see :mod:`bufferlog.api`)::
 
 __version__ = "0.1.0"
 
-from bufferlog.api import (  # noqa: E402  (after __version__, which the app layer reads)
-    Analysis,
-    AnalysisFigures,
-    Bufferized,
-    Conflict,
-    Copy,
-    CopyListing,
-    Deallocated,
-    DeallocStats,
-    Decision,
-    Explanation,
-    OperandRef,
-    OutputFigures,
-    ValueRef,
-    analyze,
-    bufferize,
-    deallocate,
-    explain,
-    explain_copies,
-    parse,
-)
-from bufferlog.core.errors import (  # noqa: E402
-    AnalysisError,
-    BufferizeError,
-    BufferlogError,
-    DeallocError,
-    InternalError,
-    ParseError,
-    UserError,
-)
+#: the public names and the module each comes from, imported on first use: the
+#: ``bufferlog`` executable's first step (bufferlog/client.py) imports this package and
+#: must not pay for the API's imports when a server answers the command
+_API = ("Analysis", "AnalysisFigures", "Bufferized", "Conflict", "Copy", "CopyListing",
+        "Deallocated", "DeallocStats", "Decision", "Explanation", "OperandRef",
+        "OutputFigures", "ValueRef", "analyze", "bufferize", "deallocate", "explain",
+        "explain_copies", "parse")
+_ERRORS = ("AnalysisError", "BufferizeError", "BufferlogError", "DeallocError",
+           "InternalError", "ParseError", "UserError")
+_LAZY = {**dict.fromkeys(_API, "bufferlog.api"), **dict.fromkeys(_ERRORS, "bufferlog.core.errors"),
+         "OneShotOptions": "bufferlog.engine.options"}
 
-__all__ = [
-    "Analysis", "AnalysisError", "AnalysisFigures", "Bufferized", "BufferizeError",
-    "BufferlogError", "Conflict", "Copy", "CopyListing", "DeallocError", "DeallocStats",
-    "Deallocated", "Decision", "Explanation", "InternalError", "OperandRef", "OutputFigures",
-    "ParseError", "UserError", "ValueRef", "__version__", "analyze", "bufferize", "deallocate",
-    "explain", "explain_copies", "parse", "OneShotOptions",
-]
+__all__ = [*_API, *_ERRORS, "__version__", "OneShotOptions"]
 
 
 def __getattr__(name: str):
-    if name == "OneShotOptions":  # mlir-opt's One-Shot options; loaded on first use
-        from bufferlog.engine.options import OneShotOptions
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bufferlog' has no attribute '{name}'")
+    import importlib
 
-        return OneShotOptions
-    raise AttributeError(f"module 'bufferlog' has no attribute '{name}'")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

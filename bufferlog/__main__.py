@@ -1,5 +1,5 @@
-"""``python -m bufferlog``: the command line."""
+"""``python -m bufferlog``: the command line (through a running server when there is one)."""
 
-from bufferlog.cli import entry
+from bufferlog.client import entry
 
 entry()

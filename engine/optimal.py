@@ -44,7 +44,7 @@ def decide_layer(g: Greedy, layer: list[int], max_iter: int = 200, budget_s: flo
     base = {u: greedy.inplace.get(u, True) for u in uses}
     chosen = None
     if uses:
-        chosen = _search(g, layer, uses, max_iter, budget_s)
+        chosen = _search(g, layer, uses, max_iter, budget_s, cost(g, base))
         if chosen is not None and cost(g, chosen) > cost(g, base):
             chosen = None  # a model that is not the optimum (never expected): keep greedy
     final = chosen if chosen is not None else base
@@ -61,13 +61,20 @@ def cost(g: Greedy, assign: dict[Use, bool]) -> int:
 
 
 def _search(g: Greedy, layer: list[int], uses: list[Use], max_iter: int,
-            budget_s: float) -> dict[Use, bool] | None:
+            budget_s: float, greedy_cost: int | None = None) -> dict[Use, bool] | None:
     """The cheapest conflict-free assignment of ``uses``, or None (out of iterations or
-    time, or a conflict no decision of the layer can undo).
+    time, a conflict no decision of the layer can undo, or the greedy assignment proven
+    optimal: it costs ``greedy_cost``, and no assignment can cost less).
 
     Z3 gets a variable only for a use that some conflict found so far blames: every
     other use is in place in the optimum of the constraints so far (its soft constraint
-    is all that mentions it), so each model equals the one over all the layer's uses."""
+    is all that mentions it), so each model equals the one over all the layer's uses.
+
+    Each conflict found needs one of its blamed uses out of place, so the constraints
+    found so far bound every assignment's cost from below: by the optimum of Z3's model,
+    and before Z3 is even loaded, by conflicts that blame no use in common (each costs at
+    least its cheapest use). A bound that reaches the greedy cost proves the greedy
+    assignment optimal: the search stops there (often at once, without Z3)."""
     must_copy = g.view.must_copy
     assign = {u: u not in must_copy for u in uses}
     x: dict = {}
@@ -80,6 +87,9 @@ def _search(g: Greedy, layer: list[int], uses: list[Use], max_iter: int,
         if time.perf_counter() - start > budget_s:
             return None
         if opt is None:
+            if greedy_cost is not None and cost(g, assign) + \
+                    disjoint_bound(g, found, assign, must_copy) >= greedy_cost:
+                return None  # greedy is optimal
             import z3
 
             ctx = z3.Context()  # private context: Z3 contexts are not thread-safe
@@ -102,4 +112,27 @@ def _search(g: Greedy, layer: list[int], uses: list[Use], max_iter: int,
         m = opt.model()
         for u, xu in x.items():
             assign[u] = z3.is_true(m.eval(xu, model_completion=True))
+        if greedy_cost is not None and cost(g, assign) >= greedy_cost:
+            return None  # the relaxation's optimum is no cheaper than greedy: greedy is optimal
     return None
+
+
+def disjoint_bound(g: Greedy, found: list, assign: dict[Use, bool],
+                   must_copy) -> int:
+    """A lower bound on the cost of any assignment that resolves the conflicts ``found``
+    (as the search models them: one of each conflict's decidable blamed uses out of
+    place): the cheapest use of each conflict of a family blaming pairwise disjoint sets
+    of uses, smallest sets taken first."""
+    causes = []
+    for _c, cause in found:
+        lits = {u for u in cause if u in assign and u not in must_copy}
+        if lits:
+            causes.append(lits)
+    causes.sort(key=len)
+    taken: set[Use] = set()
+    bound = 0
+    for lits in causes:
+        if taken.isdisjoint(lits):
+            taken |= lits
+            bound += min(weight(g, u) for u in lits)
+    return bound

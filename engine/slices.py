@@ -48,11 +48,11 @@ class SliceProver:
     """Slice terms and proofs over one :class:`engine.oneshot.Analysis`."""
 
     def __init__(self, an, timeout_ms: int = 200):
-        """``an``: an engine/view.py ProgramView."""
-        import z3
-
-        self.z3 = z3
-        self.ctx = z3.Context()  # private context: Z3 contexts are not thread-safe
+        """``an``: an engine/view.py ProgramView. Z3 is loaded, and its context made,
+        on the first question that needs it: most triples are settled by their access
+        paths alone (a whole-buffer access, or two roots), and importing Z3 costs a
+        process ~40 ms."""
+        self._z3 = self._ctx = None
         self.an = an
         self.timeout_ms = timeout_ms
         self.operands = {(o, i): v for o, i, v in an.rows["operand"]}
@@ -71,6 +71,20 @@ class SliceProver:
         self.multi_block = {r for _, r, k in an.rows["block"] if k >= 1}
         self._proofs: dict[tuple, bool] = {}
         self.stats = {"queries": 0, "disjoint": 0, "equal": 0}
+
+    @property
+    def z3(self):
+        if self._z3 is None:
+            import z3
+
+            self._z3 = z3
+        return self._z3
+
+    @property
+    def ctx(self):
+        if self._ctx is None:
+            self._ctx = self.z3.Context()  # private context: Z3 contexts are not thread-safe
+        return self._ctx
 
     # ------------------------------------------------------------------ terms
     def term(self, v: int, depth: int = 0, fresh: frozenset = frozenset()):
@@ -97,7 +111,6 @@ class SliceProver:
                 t = z3.Int(f"v{v}'" if primed else f"v{v}", self.ctx)
         self._terms[key] = t
         return t
-
     # ------------------------------------------------------------------ nesting
     def op_regions(self, o: int) -> tuple[int, ...]:
         """The regions enclosing op ``o``, innermost first."""
@@ -132,12 +145,17 @@ class SliceProver:
         return frozenset(r for r in common
                          if (r in self.repetitive and r not in held) or r in self.multi_block)
 
-    def params(self, o: int, fresh: frozenset = frozenset()) -> list[tuple] | None:
-        """[(offset, size, stride)] per dimension of slice op ``o`` (None: incomplete)."""
+
+    def params(self, o: int, dry: bool = False, fresh: frozenset = frozenset()) -> list[tuple] | None:
+        """[(offset, size, stride)] per dimension of slice op ``o`` (None: incomplete);
+        ``dry``: as many ``None`` as dimensions, no term made."""
         sl = self.an.slices.get(o)
         if not sl:
             return None
         rank = 1 + max(d for _, d in sl)
+        if dry:
+            return None if any((k, d) not in sl for d in range(rank) for k in KINDS) \
+                else [tuple(sl[(k, d)] for k in KINDS) for d in range(rank)]
         out = []
         for d in range(rank):
             dim = []
@@ -149,22 +167,29 @@ class SliceProver:
             out.append(tuple(dim))
         return out
 
-    def one_element(self, o: int, i: int, fresh: frozenset = frozenset()) -> list[tuple] | None:
-        """The one-element subset [idx, idx + 1) per dimension accessed by op o's operand i."""
+    def one_element(self, o: int, i: int, dry: bool = False,
+                    fresh: frozenset = frozenset()) -> list[tuple] | None:
+        """The one-element subset [idx, idx + 1) per dimension accessed by op o's
+        operand i (``dry``: see :meth:`params`)."""
         rank = self.rank.get(self.an.tuse[(o, i)])
         if rank is None:
             return None
-        one = self.z3.IntVal(1, self.ctx)
         idx = [self.operands.get((o, i + 1 + d)) for d in range(rank)]
         if any(x is None for x in idx):
             return None
+        if dry:
+            return [(("v", x), ("c", 1), ("c", 1)) for x in idx]
+        one = self.z3.IntVal(1, self.ctx)
         return [(self.term(x, 0, fresh), one, one) for x in idx]
 
     # ------------------------------------------------------------------ access paths
-    def access(self, u: tuple[int, int], write: bool,
+    def access(self, u: tuple[int, int], write: bool, dry: bool = False,
                fresh: frozenset = frozenset()) -> tuple[int, list[tuple] | None]:
         """(root value, subset of the root's buffer or None = all of it) that use u writes
-        (``write``) or reads; values defined in the regions ``fresh`` as other unknowns."""
+        (``write``) or reads; values defined in the regions ``fresh`` are other unknowns
+        (see the module doc). ``dry``: the same root and whether there is a subset,
+        without Z3: per dimension its (offset, size, stride) as the facts give them
+        (``("c", n)`` or ``("v", value)``), or None once composed through a slice."""
         an = self.an
         o, i = u
         v = an.tuse[u]
@@ -173,11 +198,11 @@ class SliceProver:
                 and i == an.subset_insert[o][1] and u in an.writes:
             if not write:
                 return v, None  # its read passes everything BUT the slice through
-            sub = self.params(o, fresh)  # insert_slice writes the slice of its destination
+            sub = self.params(o, dry, fresh)  # insert_slice writes the slice of its destination
         elif o in an.subset_extract and i == an.subset_extract[o]:
-            sub = self.params(o, fresh)  # extract_slice exposes (reads via its result) the slice
+            sub = self.params(o, dry, fresh)  # extract_slice exposes (reads via its result) the slice
         elif u in self.element and (write or u not in an.writes):
-            sub = self.one_element(o, i, fresh)  # tensor.extract / tensor.insert: one element
+            sub = self.one_element(o, i, dry, fresh)  # tensor.extract / tensor.insert: one element
         if sub is not None and len(sub) != self.rank.get(v, -1):
             return v, None
         for _ in range(MAX_DEPTH):
@@ -188,10 +213,14 @@ class SliceProver:
             if o in an.subset_extract:
                 src_u = (o, an.subset_extract[o])
                 src = an.tuse.get(src_u)
-                p = self.params(o, fresh)
+                p = self.params(o, dry, fresh)
                 if src is None or p is None \
                         or self.rank.get(src) != len(p) or self.rank.get(v) != len(p):
                     break
+                if dry:  # a composed subset: no longer plain parameters
+                    sub = [None] * len(p)
+                    v = src
+                    continue
                 sub = p if sub is None else [
                     (po + so * ps, ss, ps * st) for (po, _, ps), (so, ss, st) in zip(p, sub, strict=True)]
                 v = src
@@ -236,10 +265,39 @@ class SliceProver:
                 return True
         return False
 
+    def _free(self, p: tuple) -> bool:
+        """A parameter that is a value :meth:`term` makes a free variable of."""
+        if p[0] != "v" or p[1] in self.const:
+            return False
+        ro = self.an.result_of.get(p[1])
+        return ro is None or self.arith.get(ro[0]) is None \
+            or self.operands.get((ro[0], 0)) is None or self.operands.get((ro[0], 1)) is None
+
+    def _may_overlap(self, a: list, b: list) -> bool:
+        """Whether the dry subsets ``a`` and ``b`` overlap for some values of their
+        parameters in every dimension, so that Z3 cannot prove them disjoint: offsets that
+        are free variables (equal values make the ranges meet) and sizes and strides that
+        are positive constants."""
+        if len(a) != len(b):
+            return False
+        for da, db in zip(a, b, strict=True):
+            if da is None or db is None:
+                return False
+            for dim in (da, db):
+                if not self._free(dim[0]) or any(p[0] != "c" or p[1] < 1 for p in dim[1:]):
+                    return False
+        return True
+
     def disjoint(self, r: tuple[int, int], w: tuple[int, int], d: int | None = None) -> bool:
         """Read use r and write use w touch provably disjoint parts of one buffer, in
         whichever iterations of the loops around both they run (``d``: the definition
         they conflict over; a loop body holding it runs both in one iteration)."""
+        root_r, sub_r = self.access(r, write=False, dry=True)
+        if sub_r is None:
+            return False
+        root_w, sub_w = self.access(w, write=True, dry=True)
+        if sub_w is None or root_r != root_w or self._may_overlap(sub_r, sub_w):
+            return False  # settled without Z3
         root_r, sub_r = self.access(r, write=False)
         if sub_r is None:
             return False

@@ -1,13 +1,15 @@
-"""benchmarks/measure.py times whole processes; its figures are the ratios issue 11 is
-judged by. A process is waited for without polling (``Popen.wait(timeout)`` sleeps up to
-50 ms between polls, which rounded every run up to 63.5, 113.5, ... ms), and one past its
-time limit is killed and reported as a timeout."""
+"""benchmarks/measure.py times whole processes; its figures are the ratios the speed
+targets are judged by. Tested with a fake clock and a fake process, so that nothing here
+depends on how fast the machine is: a process is waited for by one blocking ``wait()``
+(``Popen.wait(timeout)`` polls with sleeps of up to 50 ms, which rounded every short
+run up), its time is exactly the clock's, one past its time limit is killed and
+reported as a timeout, and every run carries the load average it started at."""
 
 from __future__ import annotations
 
+import signal
+import threading
 from pathlib import Path
-
-import pytest
 
 try:
     from benchmarks import measure as M
@@ -17,18 +19,90 @@ except ImportError:  # tests/ alone on sys.path
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from benchmarks import measure as M
 
-pytestmark = pytest.mark.skipif(not Path(M.TIME).exists(), reason="no GNU time")
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
-def test_a_short_process_is_not_rounded_up():
-    best = min(M.run(["sleep", "0.07"], timeout=30)["s"] for _ in range(3))
-    assert 0.07 <= best < 0.105  # a polling wait reports 0.1135
+class FakeProcess:
+    """A process that 'runs' for ``seconds`` of the fake clock when waited for; with
+    ``hang`` it runs until killed."""
+
+    def __init__(self, clock: FakeClock, seconds: float, rc: int = 0, hang: bool = False):
+        self.clock, self.seconds, self.rc, self.hang = clock, seconds, rc, hang
+        self.pid = 4242
+        self.killed = threading.Event()
+        self.waits: list[tuple] = []
+        self.cmd = None
+
+    def __call__(self, cmd, **kw):  # the popen
+        self.cmd, self.kw = cmd, kw
+        return self
+
+    def wait(self, *args, **kw):
+        self.waits.append((args, kw))
+        if self.hang:
+            assert self.killed.wait(30), "never killed"
+            self.clock.now += self.seconds
+            return -signal.SIGKILL
+        self.clock.now += self.seconds
+        return self.rc
 
 
-def test_a_process_past_its_limit_is_killed():
-    r = M.run(["sleep", "30"], timeout=0.3)
-    assert r["status"] == "timeout"
-    assert r["s"] < 5
+def test_a_run_is_one_blocking_wait_timed_by_the_clock():
+    clock = FakeClock()
+    proc = FakeProcess(clock, 0.0713)
+    r = M.run(["bufferlog", "print", "f.mlir"], clock=clock, popen=proc,
+              loadavg=lambda: (1.234, 0.5, 0.25))
+    assert proc.waits == [((), {})]  # no timeout given to wait(): no polling
+    assert r["s"] == 0.0713 and r["status"] == "ok" and r["rc"] == 0
+    assert r["load"] == 1.23
+    assert proc.cmd[-3:] == ["bufferlog", "print", "f.mlir"]
+    assert proc.kw["start_new_session"] is True
+
+
+def test_a_time_limit_does_not_make_the_wait_poll_and_kills_the_group():
+    clock = FakeClock()
+    proc = FakeProcess(clock, 0.5, hang=True)
+    killed: list[tuple] = []
+
+    def killpg(pid: int, sig: int) -> None:
+        killed.append((pid, sig))
+        proc.killed.set()
+
+    r = M.run(["sleep", "30"], timeout=0.01, clock=clock, popen=proc, killpg=killpg,
+              loadavg=lambda: (0.0, 0.0, 0.0))
+    assert proc.waits == [((), {})]
+    assert killed == [(4242, signal.SIGKILL)]
+    assert r["status"] == "timeout" and r["rc"] is None
+
+
+def test_a_failing_process_is_an_error_with_its_code():
+    clock = FakeClock()
+    r = M.run(["false"], clock=clock, popen=FakeProcess(clock, 0.01, rc=3),
+              loadavg=lambda: (2.0, 0, 0))
+    assert (r["status"], r["rc"]) == ("error", 3)
+
+
+def test_the_cold_and_warm_environments():
+    cold, warm = M.env(), M.env(warm=True)
+    assert cold["BUFFERLOG_NO_SERVER"] == "1" and "BUFFERLOG_NO_SERVER" not in warm
+    assert cold["BUFFERLOG_RUN_DIR"] == warm["BUFFERLOG_RUN_DIR"] == str(M.RUN_DIR)
+    assert cold["BUFFERLOG_CACHE_DIR"] == warm["BUFFERLOG_CACHE_DIR"] == str(M.CACHE_DIR)
+    for e in (cold, warm):  # the environment as it is: nothing else changed
+        assert {k: v for k, v in e.items() if not k.startswith("BUFFERLOG_")} == \
+            {k: v for k, v in M.os.environ.items() if not k.startswith("BUFFERLOG_")}
+
+
+def test_the_median_run_keeps_the_load_span():
+    runs = [{"s": s, "rss_mb": 1.0, "status": "ok", "rc": 0, "load": load}
+            for s, load in ((3.0, 1.5), (1.0, 0.5), (2.0, 2.5))]
+    m = M.median_run(runs)
+    assert (m["s"], m["runs"], m["load"]) == (2.0, 3, [0.5, 2.5])
 
 
 def test_interleaved_alternates_jobs_and_takes_each_median():

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "facts": "export input facts (one <rel>.facts TSV per schema relation)",
     "print": "parse an MLIR file and print it back",
     "rules": "check or list Datalog rules (shipped + --rules DIR)",
+    "serve": "keep bufferlog loaded: later commands are answered by this server",
 }
 
 #: Texts read by this process, by display name: diagnostics show their lines.
