@@ -254,6 +254,7 @@ class Bufferizer:
         self.copy_contents = set(final.get("copy_contents", ()))
         self.copy_to_result = {(o, i): r for o, i, r in final.get("copy_to_result", ())}
         self.no_contents = {t[0] for t in final.get("no_contents", ())}
+        self.constant_init = set(final.get("constant_init_copy", ()))
         self.made_for: dict[Value, Op] = {}  # a fresh buffer -> the input op it was made for
 
     # .. building helpers
@@ -1227,8 +1228,7 @@ class Bufferizer:
                 types.append(None)
                 continue
             b = self.operand_buffer(op, i)
-            ro = getattr(strip_casts(b), "op", None)
-            if ro is not None and ro.name == "memref.get_global":
+            if (self.op_id.get(op, -1), i) in self.constant_init:  # copies.dl
                 with self.because(f"copy of the constant {operand_syntax(op, i)} the {op.name} starts "
                                   "from: its iterations write the buffer they receive, a constant's "
                                   "is read-only"):
@@ -1359,8 +1359,7 @@ class Bufferizer:
             inplace = self.dec.inplace.get((oid, lead + k), True) and all(
                 self.dec.inplace.get((self.op_id.get(o, -1), 1), True)
                 for o in inserts if o.operands[1] is arg)
-            ro = getattr(strip_casts(b), "op", None)
-            if not inplace or (ro is not None and ro.name == "memref.get_global"):
+            if not inplace or (oid, lead + k) in self.constant_init:  # copies.dl
                 if isinstance(b.type, T.UnrankedMemRefType):
                     self.fail(op, "bufferize: out-of-place unranked shared_out")
                 why = (self.copy_cause(op, lead + k) if not self.dec.inplace.get((oid, lead + k), True)

@@ -35,7 +35,7 @@ LAYER_RELATIONS = ("raw", "parallel_write", "carried_alias", "call_shared", "cal
 #: what the certificate run reads: the certificate and the summaries mlir-opt prints
 FINAL_RELATIONS = ("forced_violated", "alias_split", "conflict", "nonwritable_written",
                    "parallel_conflict", "scoped_call_differs", "func_access", "return_equiv_arg",
-                   "copy_contents", "copy_to_result", "no_contents")
+                   "copy_contents", "copy_to_result", "no_contents", "constant_init_copy")
 #: the runs for the layers after the first hold only their functions' facts and, of their
 #: decided callees, what the summaries read (engine/scope.py, decisions.callee_facts):
 #: with the shipped rules, whose semantics of a function depend only on its body and its
