@@ -5,8 +5,9 @@ under mlir-runner-22 with the counting allocator, and compared with the copy-bef
 semantic reference (mlir-opt-22's pipeline with every write into a fresh copy):
 same printed values, exit code 0, no leak, no double or foreign free.
 
-CLI: ``python -m tests.sweep --seeds 0:500 --size 12 --dps [--forall] [--cf] [--views] [--plan all]
-[--private] [--copies] [-j 2]`` prints one line per failing (seed, strategy) and a summary;
+CLI: ``python -m tests.sweep --seeds 0:500 --size 12 --dps [--forall] [--cf] [--views]
+[--arg-loops] [--multi-outs] [--high-rank] [--slice-writes] [--plan all] [--private]
+[--copies] [-j 2]`` prints one line per failing (seed, strategy) and a summary;
 exit 1 if any failed. ``--plan``: the memory planning stages (``default``, ``none``,
 ``all``); ``--private``: every function but ``@main`` is private (out-parameters apply).
 ``--copies`` runs nothing: it checks instead that ``oneshot`` (mlir-opt's decisions) makes
@@ -113,6 +114,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cf", action="store_true")
     ap.add_argument("--views", action="store_true",
                     help="calls take slices, helpers return writes into parameters")
+    for flag, what in gen_programs.CLASS_FLAGS.items():
+        ap.add_argument(f"--{flag}", action="store_true", help=what)
     ap.add_argument("--plan", choices=("default", "none", "all"), default="default")
     ap.add_argument("--private", action="store_true")
     ap.add_argument("--copies", action="store_true", help="compare copy figures with mlir-opt")
@@ -120,6 +123,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     lo, hi = (int(x) for x in a.seeds.split(":"))
     flags = {"dps": a.dps, "forall": a.forall, "cf": a.cf, "views": a.views}
+    flags |= {f.replace("-", "_"): getattr(a, f.replace("-", "_")) for f in gen_programs.CLASS_FLAGS}
     tally: dict[str, int] = {}
     with ProcessPoolExecutor(a.jobs) as pool:
         for seed, verdicts in pool.map(_one, [(s, a.size, flags, a.plan, a.private, a.copies)
