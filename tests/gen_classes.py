@@ -125,6 +125,10 @@ class ClassGenerator(Generator):
             if "lb" in f.params and len(self.trips.get(f.name, ())) == 1:
                 self.call(b, f)
 
+    def min_helpers(self) -> int:
+        """Loop bounds and symbolic offsets come from helpers' parameters."""
+        return 1 if self.arg_loops or self.slice_writes else 0
+
     def more_results(self, n: int) -> int:
         """Helpers return one more value: more of what they computed is printed."""
         return n + 1
@@ -309,10 +313,20 @@ class ClassGenerator(Generator):
         self.stmts(body, self.rng.randint(0, max(1, self.size // 4)))
         return body
 
+    def loop_init(self, b: Block, shape) -> Val:
+        """An init: often a tensor parameter of the helper (the caller's value), else a
+        new tensor of distinct values or any value."""
+        params = [v for v in b.env if v.name.startswith("%arg") and v.shape == shape]
+        if params and self.rng.random() < 0.4:
+            return self.rng.choice(params)
+        return self.pick_varied(b, shape, 0.3)
+
     def st_arg_for(self, b: Block):
         lb, ub, iv_range = self.loop_bounds(b)
         k = self.rng.choice([1, 1, 2])
-        inits = [self.pick_varied(b, self.rng.choice(SHAPES), 0.3) for _ in range(k)]
+        if k == 1 and self.rng.random() < 0.2:
+            return self.arg_for_dynamic(b, lb, ub, iv_range)
+        inits = [self.loop_init(b, self.rng.choice(SHAPES)) for _ in range(k)]
         if k == 2 and inits[0].name == inits[1].name:
             inits[1] = self.new_fill(b, inits[1].shape)
         res, iv = self.fresh("r"), self.fresh("i")
@@ -338,9 +352,39 @@ class ClassGenerator(Generator):
             if self.rng.random() < 0.8:
                 self.read_again(b, init, out)
 
+    def arg_for_dynamic(self, b: Block, lb: str, ub: str, iv_range) -> None:
+        """The loop of st_arg_for on a dynamically shaped ``tensor<?xf32>`` (a cast of a
+        1-d init), cast back after the loop."""
+        shape = self.rng.choice([s for s in SHAPES if len(s) == 1])
+        init = self.loop_init(b, shape)
+        t, dt = ttype(shape), "tensor<?xf32>"
+        d, res, iv, a, r = (self.fresh(p) for p in ("d", "r", "i", "a", "d"))
+        b.emit(f"{d} = tensor.cast {init.name} : {t} to {dt}")
+        body = self.sub_block(b)
+        if iv_range is not None:
+            body.indices.append((iv, *iv_range))
+        if self.rng.random() < 0.3:
+            self.stmts(body, 1)
+        w = self.fresh()
+        sc, bound = self.scalar(body)
+        if self.rng.random() < 0.7:  # overwrite all of it
+            body.emit(f"{w} = linalg.fill ins({sc} : f32) outs({a} : {dt}) -> {dt}")
+        else:  # one element
+            body.emit(f"{w} = tensor.insert {sc} into {a}[{self.at(body, shape)}] : {dt}")
+            bound = max(bound, init.bound)
+        if self.rng.random() < 0.5:
+            self.stmts(body, 1)
+        b.emit(f"{res} = scf.for {iv} = {lb} to {ub} step %c1 iter_args({a} = {d}) -> ({dt}) {{")
+        b.lines += body.lines
+        b.emit(f"  scf.yield {w} : {dt}")
+        b.emit("}")
+        b.emit(f"{r} = tensor.cast {res} : {dt} to {t}")
+        out = self.add(b, Val(r, shape, max(bound, init.bound), const=init.const))
+        self.read_again(b, init, out)
+
     def st_arg_while(self, b: Block):
         lb, ub, iv_range = self.loop_bounds(b)
-        init = self.pick_varied(b, self.rng.choice(SHAPES), 0.3)
+        init = self.loop_init(b, self.rng.choice(SHAPES))
         t = ttype(init.shape)
         res = self.fresh("w")
         a0, k0, cmp = self.fresh("a"), self.fresh("n"), self.fresh("p")
@@ -495,7 +539,7 @@ class ClassGenerator(Generator):
         if len(self.hr_shapes) < 3 and (not self.hr_shapes or self.rng.random() < 0.3):
             while True:
                 shape = tuple(self.rng.choice([1, 1, 2, 2, 3, 4])
-                              for _ in range(self.rng.randint(4, 7)))
+                              for _ in range(self.rng.choice([4, 5, 6, 7, 7])))
                 if _numel(shape) <= 48 and any(d > 1 for d in shape):
                     break
             self.hr_shapes.append(shape)

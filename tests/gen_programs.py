@@ -768,6 +768,9 @@ class Generator:
     def more_results(self, n: int) -> int:
         return n
 
+    def min_helpers(self) -> int:
+        return 0
+
     def stmts(self, b: Block, count: int):
         kinds = [(self.st_fill, 2), (self.st_binary, 4), (self.st_copy, 1),
                  (self.st_generic, 2), (self.st_matmul, 1), (self.st_extract_insert, 2),
@@ -798,7 +801,7 @@ class Generator:
         has_cond = self.rng.random() < 0.5
         if has_cond:
             params.append("i1")
-        if (self.arg_loops or self.slice_writes) and self.rng.random() < 0.7:
+        if (self.arg_loops or self.slice_writes) and self.rng.random() < 0.8:
             params += ["lb", "ub"]  # index parameters: loop bounds, slice offsets
         f = Func(f"f{idx}", params, [])
         b = Block("  ", [], [], ["%true", "%false"], 0)
@@ -925,7 +928,7 @@ class Generator:
         return "\n".join(["func.func @main() {", *b.lines, "  return", "}"])
 
     def generate(self) -> str:
-        nhelpers = self.rng.randint(0, min(3, 1 + self.size // 6))
+        nhelpers = max(self.min_helpers(), self.rng.randint(0, min(3, 1 + self.size // 6)))
         for i in range(nhelpers):
             self.funcs.append(self.helper(i))
         out = [f.text for f in self.funcs]

@@ -3,7 +3,9 @@
 Each program of tests/gen_programs.py is bufferized by bufferlog with each strategy, run
 under mlir-runner-22 with the counting allocator, and compared with the copy-before-write
 semantic reference (mlir-opt-22's pipeline with every write into a fresh copy):
-same printed values, exit code 0, no leak, no double or foreign free.
+same printed values, exit code 0, no leak, no double or foreign free. The output
+certificate checks every bufferized program too (an OutputCertificateError is reported
+as an error, whether the values are right or not).
 
 CLI: ``python -m tests.sweep --seeds 0:500 --size 12 --dps [--forall] [--cf] [--views]
 [--arg-loops] [--multi-outs] [--high-rank] [--slice-writes] [--plan all] [--private]
@@ -32,13 +34,31 @@ STRATEGIES = ("oneshot", "optimal")
 
 
 def bufferize_text(text: str, strategy: str, plan: str = "default") -> str:
+    """``text`` bufferized (with deallocation), without the output certificate."""
+    return bufferize_certified(text, strategy, plan, certify=False)[0]
+
+
+def bufferize_certified(text: str, strategy: str, plan: str = "default",
+                        certify: bool = True) -> tuple[str, str | None]:
+    """``text`` bufferized (with deallocation) and the output certificate's verdict on it,
+    as ``bufferlog bufferize`` gives it: None, or the OutputCertificateError's message
+    (the output is still returned, so that a run can tell a false alarm)."""
     from bufferlog.backend.bufferize import bufferize
     from bufferlog.backend.plan import PlanOptions
     from bufferlog.frontend.parser import parse
     from bufferlog.frontend.printer import print_module
 
     opts = {"default": PlanOptions(), "none": PlanOptions.off(), "all": PlanOptions.all()}[plan]
-    return print_module(bufferize(parse(text, "<gen>"), strategy, True, plan=opts))
+    module = bufferize(parse(text, "<gen>"), strategy, True, plan=opts)
+    failed = None
+    if certify:
+        from bufferlog.backend.certify_output import OutputCertificateError, certify_output
+
+        try:
+            certify_output(module)
+        except OutputCertificateError as e:
+            failed = str(e)
+    return print_module(module), failed
 
 
 def reference_run(text: str) -> oracle.RunResult:
@@ -53,12 +73,13 @@ def reference_run(text: str) -> oracle.RunResult:
 
 def check(text: str, strategies=STRATEGIES, plan: str = "default") -> dict[str, str]:
     """Verdict per strategy: "ok", or what went wrong ("wrong", "crash", "leak",
-    "error: ...")."""
+    "error: ...", "certificate (<what the run gave>): ..." when the output certificate
+    failed: with "ok" there, a false alarm)."""
     sem = reference_run(text)
     out = {}
     for s in strategies:
         try:
-            ir = bufferize_text(text, s, plan)
+            ir, failed = bufferize_certified(text, s, plan)
         except Exception as e:  # a refusal is not a miscompile, but it is reported
             out[s] = f"error: {type(e).__name__}: {str(e)[:200]}"
             continue
@@ -75,6 +96,8 @@ def check(text: str, strategies=STRATEGIES, plan: str = "default") -> dict[str, 
             out[s] = f"leak (live={r.live} double={r.double_frees} bad={r.bad_frees})"
         else:
             out[s] = "ok"
+        if failed:
+            out[s] = f"certificate ({out[s]}): {failed[:200]}"
     return out
 
 
