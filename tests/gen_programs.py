@@ -59,7 +59,7 @@ MAX_DEPTH = 2
 
 
 def ttype(shape: tuple[int, ...]) -> str:
-    return "tensor<" + "x".join(map(str, shape)) + "xf32>"
+    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
 
 
 def fnum(x: float) -> str:
@@ -104,6 +104,16 @@ class Block:
         self.conds = list(conds)
         self.depth = depth
         self.empties: list[tuple[str, tuple[int, ...]]] = []  # tensor.empty values in scope
+        #: symbolic index values in scope: (name, least, greatest value it takes)
+        self.indices: list[tuple[str, int, int]] = []
+        #: a helper's loop-bound parameters (lb, ub), 0 <= lb <= ub <= 2 at every call
+        self.arg_bounds: tuple[str, str] | None = None
+
+    def inherit(self, outer: Block) -> Block:
+        """Take ``outer``'s index values and loop-bound parameters (a nested region)."""
+        self.indices = list(outer.indices)
+        self.arg_bounds = outer.arg_bounds
+        return self
 
     def emit(self, line: str) -> None:
         self.lines.append(self.indent + line)
@@ -112,11 +122,28 @@ class Block:
         return [v for v in self.env if v.shape == shape]
 
 
+#: flags of the program classes of tests/gen_classes.py (module doc there): CLI spelling
+CLASS_FLAGS = {
+    "arg-loops": "loops bounded by index parameters (zero trips too) overwriting an init "
+                 "read again after the loop",
+    "multi-outs": "multi-result linalg.generic, one tensor as two outs operands",
+    "high-rank": "rank-reducing extract_slice / insert_slice of rank 4 to 7",
+    "slice-writes": "several slice writes into one tensor still read afterwards; symbolic "
+                    "and loop-variable offsets",
+}
+
+
 class Generator:
     def __init__(self, seed: int, size: int, avoid_known_miscompiles: bool = True,
                  forall: bool = False, cf: bool = False, dps: bool = False,
-                 views: bool = False):
+                 views: bool = False, arg_loops: bool = False, multi_outs: bool = False,
+                 high_rank: bool = False, slice_writes: bool = False):
         self.rng = random.Random(seed)
+        self.arg_loops = arg_loops
+        self.multi_outs = multi_outs
+        self.high_rank = high_rank
+        self.slice_writes = slice_writes
+        self.hr_shapes: list[tuple[int, ...]] = []  # high_rank: the program's big shapes
         self.views = views
         self.forall = forall
         self.cf = cf
@@ -210,7 +237,7 @@ class Generator:
 
     def sub_block(self, b: Block) -> Block:
         """A nested region's block: sees the values (and empties) of ``b``."""
-        body = Block(b.indent + "  ", b.env, b.scalars, b.conds, b.depth + 1)
+        body = Block(b.indent + "  ", b.env, b.scalars, b.conds, b.depth + 1).inherit(b)
         body.empties = list(b.empties)
         return body
 
@@ -426,6 +453,7 @@ class Generator:
         for a in args:
             a.root = a.name
         body = self.sub_block(b)
+        body.indices.append((iv, 0, ub - 1))
         for a in args:
             body.env.append(a)
         self.stmts(body, self.rng.randint(1, max(2, self.size // 3)))
@@ -454,7 +482,8 @@ class Generator:
         t, tt = ttype(shape), ttype(tile)
         res, iv, o = self.fresh("r"), self.fresh("i"), self.fresh("o")
         off = self.fresh("off")
-        body = Block(b.indent + "  ", b.env, b.scalars, b.conds, b.depth + 1)
+        body = Block(b.indent + "  ", b.env, b.scalars, b.conds, b.depth + 1).inherit(b)
+        body.indices.append((iv, 0, n - 1))
         ov = Val(o, shape, max(init.bound, CLAMP))
         body.env.append(ov)
         body.emit(f"{off} = arith.muli {iv}, %c{tile[dim]} : index")
@@ -550,6 +579,7 @@ class Generator:
         a.root = a.name
         k1, k2 = self.fresh("n"), self.fresh("n")
         body = self.sub_block(b)
+        body.indices.append((k1, 0, n - 1))
         body.env.append(a)
         self.stmts(body, self.rng.randint(1, max(2, self.size // 3)))
         (y,) = self.pick_yields(body, [a])
@@ -665,10 +695,14 @@ class Generator:
     def call(self, b: Block, f: Func):
         self.called.add(f.name)
         args, types = [], []
+        bounds = self.call_bounds(f) if "lb" in f.params else None
         for p in f.params:
             if p == "i1":
                 args.append(self.cond(b))
                 types.append("i1")
+            elif p in ("lb", "ub"):
+                args.append(bounds[p == "ub"])
+                types.append("index")
             else:
                 a = self.view_of(b, p) if self.views and self.rng.random() < 0.7 else None
                 args.append((a or self.bounded(b, self.pick(b, p), CLAMP)).name)
@@ -713,6 +747,30 @@ class Generator:
         a.overwritten = True
         return self.add(b, Val(v, a.shape, sb, root=a.name))
 
+    # ---------------------------------------------------------------- class hooks
+    # tests/gen_classes.py's ClassGenerator fills these in; without its flags they add
+    # nothing and draw no random numbers, so existing (seed, size) programs are unchanged.
+    def new_classes(self) -> bool:
+        return False
+
+    def class_kinds(self, b: Block) -> list:
+        return []
+
+    def class_loop_kinds(self, b: Block) -> list:
+        return []
+
+    def call_bounds(self, f: Func) -> tuple[str, str]:
+        raise NotImplementedError
+
+    def call_zero_and_nonzero_trips(self, b: Block) -> None:
+        pass
+
+    def more_results(self, n: int) -> int:
+        return n
+
+    def min_helpers(self) -> int:
+        return 0
+
     def stmts(self, b: Block, count: int):
         kinds = [(self.st_fill, 2), (self.st_binary, 4), (self.st_copy, 1),
                  (self.st_generic, 2), (self.st_matmul, 1), (self.st_extract_insert, 2),
@@ -720,10 +778,12 @@ class Generator:
         if self.dps:
             kinds += [(self.st_map, 3), (self.st_transpose, 2), (self.st_broadcast, 1),
                       (self.st_reduce, 1)]
+        kinds += self.class_kinds(b)
         if b.depth < MAX_DEPTH:
             kinds += [(self.st_for, 2), (self.st_if, 2), (self.st_while, 1)]
             if self.forall:
                 kinds += [(self.st_forall, 2)]
+            kinds += self.class_loop_kinds(b)
         fns, weights = zip(*kinds, strict=True)
         for _ in range(count):
             self.rng.choices(fns, weights)[0](b)
@@ -741,6 +801,8 @@ class Generator:
         has_cond = self.rng.random() < 0.5
         if has_cond:
             params.append("i1")
+        if (self.arg_loops or self.slice_writes) and self.rng.random() < 0.8:
+            params += ["lb", "ub"]  # index parameters: loop bounds, slice offsets
         f = Func(f"f{idx}", params, [])
         b = Block("  ", [], [], ["%true", "%false"], 0)
         self.prologue(b)
@@ -749,6 +811,10 @@ class Generator:
             if p == "i1":
                 sig.append("%cond: i1")
                 b.conds.append("%cond")
+            elif p in ("lb", "ub"):
+                sig.append(f"%{p}: index")
+                b.indices.append((f"%{p}", 0, 2))
+                b.arg_bounds = ("%lb", "%ub")
             else:
                 a = Val(self.fresh("arg"), p, CLAMP)
                 sig.append(f"{a.name}: {ttype(p)}")
@@ -757,7 +823,7 @@ class Generator:
         self.stmts(b, self.rng.randint(1, max(2, self.size // 2)))
         if self.cf and has_cond and self.rng.random() < 0.7:
             return self.cf_helper(f, b, sig)
-        nres = self.rng.choice([1, 1, 2])
+        nres = self.more_results(self.rng.choice([1, 1, 2]))
         tparams = [v for v in b.env if v.name in targs]
         rets: list[Val] = [self.written_param(b, tparams)] \
             if self.views and tparams and self.rng.random() < 0.5 else []
@@ -789,7 +855,7 @@ class Generator:
         b2args = [Val(self.fresh("ba"), v.shape, v.bound) for v in passed]
         arms = []
         for extra in ([], b2args):
-            br = Block("  ", b.env, b.scalars, b.conds, 1)
+            br = Block("  ", b.env, b.scalars, b.conds, 1).inherit(b)
             br.env += [Val(**{**v.__dict__, "local": True}) for v in extra]
             self.stmts(br, self.rng.randint(0, max(1, self.size // 4)))
             ys = []
@@ -834,6 +900,7 @@ class Generator:
         for f in self.funcs:  # every helper is called at least once
             if f.name not in self.called:
                 self.call(b, f)
+        self.call_zero_and_nonzero_trips(b)
         if not b.env:
             self.new_fill(b, (4,))
         # print: values that were written over (they test RaW handling) and results of
@@ -842,7 +909,7 @@ class Generator:
         rest = [v for v in b.env if v not in over]
         self.rng.shuffle(over)
         self.rng.shuffle(rest)
-        chosen = (over + rest)[: min(4, len(b.env))]
+        chosen = (over + rest)[: min(6 if self.new_classes() else 4, len(b.env))]
         chosen.sort(key=lambda v: b.env.index(v))
         for i, v in enumerate(chosen):
             t = ttype(v.shape)
@@ -861,7 +928,7 @@ class Generator:
         return "\n".join(["func.func @main() {", *b.lines, "  return", "}"])
 
     def generate(self) -> str:
-        nhelpers = self.rng.randint(0, min(3, 1 + self.size // 6))
+        nhelpers = max(self.min_helpers(), self.rng.randint(0, min(3, 1 + self.size // 6)))
         for i in range(nhelpers):
             self.funcs.append(self.helper(i))
         out = [f.text for f in self.funcs]
@@ -882,6 +949,8 @@ def _numel(shape) -> int:
 
 
 def _nested(vals: list[float], shape) -> str:
+    if not shape:
+        return fnum(vals[0])
     if len(shape) == 1:
         return "[" + ", ".join(fnum(x) for x in vals) + "]"
     step = _numel(shape[1:])
@@ -896,16 +965,27 @@ def _sl(offs, shape) -> str:
 
 def generate(seed: int, size: int = 10, avoid_known_miscompiles: bool = True,
              forall: bool = False, cf: bool = False, dps: bool = False,
-             views: bool = False) -> str:
+             views: bool = False, arg_loops: bool = False, multi_outs: bool = False,
+             high_rank: bool = False, slice_writes: bool = False) -> str:
     """A valid tensor program (MLIR text), deterministic in (seed, size, flags).
     ``forall`` / ``cf``: also scf.forall loops / unstructured helper bodies (module doc).
     ``dps``: also linalg.map / transpose / broadcast / reduce, destinations that are
     constants, and one tensor.empty shared by several ops (module doc). ``views``: calls
     often take slices (strided views), and helpers often return a write into a parameter.
+    ``arg_loops`` / ``multi_outs`` / ``high_rank`` / ``slice_writes``: the classes of
+    tests/gen_classes.py (its module doc).
 
     ``size`` is roughly the number of top-level statements of ``@main`` (helpers and
     region bodies are proportionally smaller)."""
-    return Generator(seed, size, avoid_known_miscompiles, forall, cf, dps, views).generate()
+    cls = Generator
+    if arg_loops or multi_outs or high_rank or slice_writes:
+        try:
+            from tests.gen_classes import ClassGenerator
+        except ImportError:  # tests/ on sys.path
+            from gen_classes import ClassGenerator
+        cls = ClassGenerator
+    return cls(seed, size, avoid_known_miscompiles, forall, cf, dps, views, arg_loops,
+               multi_outs, high_rank, slice_writes).generate()
 
 
 # ---------------------------------------------------------------------- known miscompiles
@@ -1020,6 +1100,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--dps", action="store_true",
                     help="also linalg.map/transpose/broadcast/reduce, constant and shared-empty "
                          "destinations")
+    ap.add_argument("--views", action="store_true",
+                    help="calls take slices, helpers return writes into parameters")
+    for flag, what in CLASS_FLAGS.items():
+        ap.add_argument(f"--{flag}", action="store_true", help=what)
     ap.add_argument("--allow-known-miscompiles", action="store_true",
                     help="do not avoid the three known mlir-opt miscompile shapes")
     ap.add_argument("--known", metavar="NAME",
@@ -1028,7 +1112,9 @@ def main(argv: list[str] | None = None) -> None:
     if a.known:
         print(known_miscompile_programs()[a.known], end="")
         return
-    print(generate(a.seed, a.size, not a.allow_known_miscompiles, a.forall, a.cf, a.dps), end="")
+    classes = {f.replace("-", "_"): getattr(a, f.replace("-", "_")) for f in CLASS_FLAGS}
+    print(generate(a.seed, a.size, not a.allow_known_miscompiles, a.forall, a.cf, a.dps,
+                   a.views, **classes), end="")
 
 
 if __name__ == "__main__":

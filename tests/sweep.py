@@ -3,10 +3,13 @@
 Each program of tests/gen_programs.py is bufferized by bufferlog with each strategy, run
 under mlir-runner-22 with the counting allocator, and compared with the copy-before-write
 semantic reference (mlir-opt-22's pipeline with every write into a fresh copy):
-same printed values, exit code 0, no leak, no double or foreign free.
+same printed values, exit code 0, no leak, no double or foreign free. The output
+certificate checks every bufferized program too (an OutputCertificateError is reported
+as an error, whether the values are right or not).
 
-CLI: ``python -m tests.sweep --seeds 0:500 --size 12 --dps [--forall] [--cf] [--views] [--plan all]
-[--private] [--copies] [-j 2]`` prints one line per failing (seed, strategy) and a summary;
+CLI: ``python -m tests.sweep --seeds 0:500 --size 12 --dps [--forall] [--cf] [--views]
+[--arg-loops] [--multi-outs] [--high-rank] [--slice-writes] [--plan all] [--private]
+[--copies] [--no-certify] [-j 2]`` prints one line per failing (seed, strategy) and a summary;
 exit 1 if any failed. ``--plan``: the memory planning stages (``default``, ``none``,
 ``all``); ``--private``: every function but ``@main`` is private (out-parameters apply).
 ``--copies`` runs nothing: it checks instead that ``oneshot`` (mlir-opt's decisions) makes
@@ -31,13 +34,31 @@ STRATEGIES = ("oneshot", "optimal")
 
 
 def bufferize_text(text: str, strategy: str, plan: str = "default") -> str:
+    """``text`` bufferized (with deallocation), without the output certificate."""
+    return bufferize_certified(text, strategy, plan, certify=False)[0]
+
+
+def bufferize_certified(text: str, strategy: str, plan: str = "default",
+                        certify: bool = True) -> tuple[str, str | None]:
+    """``text`` bufferized (with deallocation) and the output certificate's verdict on it,
+    as ``bufferlog bufferize`` gives it: None, or the OutputCertificateError's message
+    (the output is still returned, so that a run can tell a false alarm)."""
     from bufferlog.backend.bufferize import bufferize
     from bufferlog.backend.plan import PlanOptions
     from bufferlog.frontend.parser import parse
     from bufferlog.frontend.printer import print_module
 
     opts = {"default": PlanOptions(), "none": PlanOptions.off(), "all": PlanOptions.all()}[plan]
-    return print_module(bufferize(parse(text, "<gen>"), strategy, True, plan=opts))
+    module = bufferize(parse(text, "<gen>"), strategy, True, plan=opts)
+    failed = None
+    if certify:
+        from bufferlog.backend.certify_output import OutputCertificateError, certify_output
+
+        try:
+            certify_output(module)
+        except OutputCertificateError as e:
+            failed = str(e)
+    return print_module(module), failed
 
 
 def reference_run(text: str) -> oracle.RunResult:
@@ -50,14 +71,16 @@ def reference_run(text: str) -> oracle.RunResult:
         return oracle.run_reference(text)
 
 
-def check(text: str, strategies=STRATEGIES, plan: str = "default") -> dict[str, str]:
+def check(text: str, strategies=STRATEGIES, plan: str = "default",
+          certify: bool = True) -> dict[str, str]:
     """Verdict per strategy: "ok", or what went wrong ("wrong", "crash", "leak",
-    "error: ...")."""
+    "error: ...", "certificate (<what the run gave>): ..." when the output certificate
+    failed: with "ok" there, a false alarm)."""
     sem = reference_run(text)
     out = {}
     for s in strategies:
         try:
-            ir = bufferize_text(text, s, plan)
+            ir, failed = bufferize_certified(text, s, plan, certify)
         except Exception as e:  # a refusal is not a miscompile, but it is reported
             out[s] = f"error: {type(e).__name__}: {str(e)[:200]}"
             continue
@@ -74,6 +97,8 @@ def check(text: str, strategies=STRATEGIES, plan: str = "default") -> dict[str, 
             out[s] = f"leak (live={r.live} double={r.double_frees} bad={r.bad_frees})"
         else:
             out[s] = "ok"
+        if failed:
+            out[s] = f"certificate ({out[s]}): {failed[:200]}"
     return out
 
 
@@ -94,12 +119,14 @@ def check_copies(text: str, plan: str = "default") -> dict[str, str]:
 
 
 def _one(job):
-    seed, size, flags, plan, private, copies = job
+    seed, size, flags, plan, private, copies, certify = job
     text = gen_programs.generate(seed, size, **flags)
     if private:
         text = re.sub(r"func\.func @(?!main\b)", "func.func private @", text)
     try:
-        return seed, (check_copies if copies else check)(text, plan=plan)
+        if copies:
+            return seed, check_copies(text, plan=plan)
+        return seed, check(text, plan=plan, certify=certify)
     except oracle.OracleError as e:  # the reference itself failed: not our verdict
         return seed, {s: f"skip: reference failed: {str(e)[:120]}" for s in STRATEGIES}
 
@@ -113,19 +140,27 @@ def main(argv=None) -> int:
     ap.add_argument("--cf", action="store_true")
     ap.add_argument("--views", action="store_true",
                     help="calls take slices, helpers return writes into parameters")
+    for flag, what in gen_programs.CLASS_FLAGS.items():
+        ap.add_argument(f"--{flag}", action="store_true", help=what)
     ap.add_argument("--plan", choices=("default", "none", "all"), default="default")
     ap.add_argument("--private", action="store_true")
     ap.add_argument("--copies", action="store_true", help="compare copy figures with mlir-opt")
+    ap.add_argument("--no-certify", action="store_true",
+                    help="do not run the output certificate on bufferlog's output")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     a = ap.parse_args(argv)
     lo, hi = (int(x) for x in a.seeds.split(":"))
     flags = {"dps": a.dps, "forall": a.forall, "cf": a.cf, "views": a.views}
+    flags |= {f.replace("-", "_"): getattr(a, f.replace("-", "_")) for f in gen_programs.CLASS_FLAGS}
     tally: dict[str, int] = {}
     with ProcessPoolExecutor(a.jobs) as pool:
-        for seed, verdicts in pool.map(_one, [(s, a.size, flags, a.plan, a.private, a.copies)
-                                                 for s in range(lo, hi)]):
+        jobs = [(s, a.size, flags, a.plan, a.private, a.copies, not a.no_certify)
+                for s in range(lo, hi)]
+        for seed, verdicts in pool.map(_one, jobs):
             for strat, v in verdicts.items():
                 key = v.split(":")[0].split(" (")[0]
+                if v.startswith("certificate (ok)"):
+                    key = "certificate-false-alarm"  # the values were right
                 tally[key] = tally.get(key, 0) + 1
                 if v != "ok":
                     print(f"seed {seed} {strat}: {v}", flush=True)
