@@ -160,6 +160,24 @@ class ParseCtx:
             return Loc(self.file, 0, 0)
         return Loc(self.file, t.line, t.column)
 
+    def loc_in(self, tok: Token, offset: int) -> Loc:
+        """The position ``offset`` characters into token ``tok`` (which may span lines)."""
+        text = str(tok)
+        nl = text.count("\n", 0, offset)
+        if nl:
+            return Loc(self.file, tok.line + nl, offset - text.rfind("\n", 0, offset))
+        return Loc(self.file, tok.line, tok.column + offset)
+
+    def affine_error(self, tok: Token, body_at: int, e: Any) -> MLIRSyntaxError:
+        """Raise ``AffineError`` ``e`` of the affine text starting ``body_at`` characters
+        into ``tok`` at its place in the file (mlir-opt's place for it)."""
+        from .affine import wrong_token_offset
+        text = str(tok)
+        off = body_at + e.offset
+        if e.at_previous:
+            off = wrong_token_offset(text, off)
+        raise MLIRSyntaxError(e.message, self.loc_in(tok, off))
+
     def error(self, node: Any, msg: str) -> MLIRSyntaxError:
         """Raise a located error (also returns it, so ``raise ctx.error(...)`` reads well)."""
         raise MLIRSyntaxError(msg, self.loc(node))
@@ -684,8 +702,7 @@ def _memref(ctx: ParseCtx, n: Tree) -> Any:
     if isinstance(layout, A.StridedLayoutAttr) and len(layout.strides) != len(shape):
         raise MLIRSyntaxError("expected the number of strides to match the rank", ctx.loc(n))
     if isinstance(layout, A.AffineMapAttr):
-        dims = layout.text[layout.text.index("(") + 1:layout.text.index(")")].strip()
-        n_dims = len(dims.split(",")) if dims else 0
+        n_dims = layout.map.num_dims
         if n_dims != len(shape):
             raise MLIRSyntaxError("memref layout mismatch between rank and affine map: "
                                   f"{len(shape)} != {n_dims}", ctx.loc(n))
@@ -876,6 +893,29 @@ def _strided(ctx: ParseCtx, n: Tree) -> Any:
                                0 if off_node is None else val(off_node))
 
 
+def _affine_map(ctx: ParseCtx, n: Tree) -> Any:
+    """``affine_map<...>``: parsed (frontend/affine.py) and checked as MLIR does."""
+    from .affine import AffineError, parse_map
+    tok = n.children[0]
+    body = str(tok)[len("affine_map<"):-1]
+    try:
+        parse_map(body)
+    except AffineError as e:
+        ctx.affine_error(tok, len("affine_map<"), e)
+    return A.AffineMapAttr(body)
+
+
+def _affine_set(ctx: ParseCtx, n: Tree) -> Any:
+    from .affine import AffineError, parse_set
+    tok = n.children[0]
+    body = str(tok)[len("affine_set<"):-1]
+    try:
+        parse_set(body)
+    except AffineError as e:
+        ctx.affine_error(tok, len("affine_set<"), e)
+    return A.IntegerSetAttr(body)
+
+
 _ATTR_BUILDERS: dict[str, Any] = {
     "attr": lambda c, n: c.attr(n.children[0]),
     "int_attr": _int_attr,
@@ -890,8 +930,8 @@ _ATTR_BUILDERS: dict[str, Any] = {
     "dense_array_attr": _dense_array,
     "dense_attr": _dense,
     "dense_resource_attr": _dense_resource,
-    "affine_map_attr": lambda c, n: A.AffineMapAttr(str(n.children[0])[len("affine_map<"):-1]),
-    "affine_set_attr": lambda c, n: A.IntegerSetAttr(str(n.children[0])[len("affine_set<"):-1]),
+    "affine_map_attr": _affine_map,
+    "affine_set_attr": _affine_set,
     "hash_attr": _hash_attr,
     "strided_attr": _strided,
     "symbol_attr": lambda c, n: c.symbol(n.children[0]),

@@ -203,7 +203,7 @@ class Printer:
                     yield sep + INDENT * (indent + 1)
                     yield self._op_text(op)
                     sep = "\n"
-            yield ("{\n" if sep == "{\n" else "") + "\n" + INDENT * indent + "}"
+            yield ("{\n" if sep == "{\n" else "\n") + INDENT * indent + "}"
         finally:
             self._scopes.pop()
             self.indent = saved

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 TERMINATORS = frozenset({
     "func.return", "cf.br", "cf.cond_br", "cf.switch", "scf.yield", "scf.condition",
     "scf.forall.in_parallel", "scf.reduce", "scf.reduce.return", "linalg.yield",
-    "tensor.yield", "memref.alloca_scope.return",
+    "tensor.yield", "memref.alloca_scope.return", "affine.yield",
 })
 
 #: known ops whose single-block regions need no terminator (NoTerminator)
@@ -71,7 +71,7 @@ NO_TERMINATOR = frozenset({"builtin.module", "scf.forall.in_parallel"})
 SINGLE_BLOCK = frozenset({
     "builtin.module", "scf.for", "scf.if", "scf.while", "scf.index_switch", "scf.forall",
     "scf.forall.in_parallel", "linalg.generic", "linalg.map", "linalg.reduce",
-    "tensor.generate", "tensor.pad", "memref.alloca_scope",
+    "tensor.generate", "tensor.pad", "memref.alloca_scope", "affine.for", "affine.if",
 })
 
 #: region lists of known ops: (ODS region name, holds exactly one block); count checked
@@ -88,6 +88,8 @@ REGIONS: dict[str, tuple[tuple[str, bool], ...]] = {
     "tensor.generate": (("body", True),),
     "tensor.pad": (("region", True),),
     "memref.alloca_scope": (("bodyRegion", True),),
+    "affine.for": (("region", True),),
+    "affine.if": (("thenRegion", True), ("elseRegion", False)),
 }
 
 #: ops whose implicit terminator the builders do not materialise (checked by the op)
@@ -133,7 +135,12 @@ def known_ops() -> frozenset[str]:
         load_all()
         _known_cache = frozenset(PRINTERS) | TERMINATORS | {"memref.alloca_scope"}
         from .dialects.vector import REQUIRED, verify_op
+        from .verify_affine import ENTRY, EXIT
         from .verify_shapes import CHECKS
+        for name, check in ENTRY.items():
+            _ENTRY_CHECKS[name] = _dialect_check(check)
+        for name, check in EXIT.items():
+            _EXIT_CHECKS[name] = _dialect_check(check)
         for name in REQUIRED:
             _ENTRY_CHECKS[name] = _dialect_check(verify_op)
         for name, check in CHECKS.items():
