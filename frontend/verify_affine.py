@@ -177,6 +177,8 @@ def _index_operands(op: Op, what: str = "variadic of index") -> str | None:
 # -- checks ----------------------------------------------------------------------------
 
 def apply(op: Op) -> str | None:
+    if len(op.results) != 1:
+        return "requires one result"
     m = _map(op, "map")
     if m is None:
         return "requires attribute 'map'"
@@ -191,6 +193,8 @@ def apply(op: Op) -> str | None:
 
 
 def min_max(op: Op) -> str | None:
+    if len(op.results) != 1:
+        return "requires one result"
     m = _map(op, "map")
     if m is None:
         return "requires attribute 'map'"
@@ -226,6 +230,8 @@ def _access(op: Op, at: int) -> str | None:
 
 
 def load(op: Op) -> str | None:
+    if len(op.results) != 1:
+        return "requires one result"
     if op.operands and isinstance(op.operands[0].type, T.MemRefType) and op.results \
             and not same_type(op.results[0].type, op.operands[0].type.elem):
         return "result type must match element type of memref"
@@ -233,6 +239,8 @@ def load(op: Op) -> str | None:
 
 
 def store(op: Op) -> str | None:
+    if op.results:
+        return "requires zero results"
     if len(op.operands) >= 2 and isinstance(op.operands[1].type, T.MemRefType) \
             and not same_type(op.operands[0].type, op.operands[1].type.elem):
         return "value to store must have the same type as memref element type"
