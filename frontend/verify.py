@@ -134,9 +134,11 @@ def known_ops() -> frozenset[str]:
     if _known_cache is None:
         load_all()
         _known_cache = frozenset(PRINTERS) | TERMINATORS | {"memref.alloca_scope"}
+        from .dialects import transform
         from .dialects.vector import REQUIRED, verify_op
         from .verify_affine import ENTRY, EXIT
         from .verify_shapes import CHECKS
+        _ENTRY_CHECKS[transform.NAME] = transform.verify
         for name, check in ENTRY.items():
             _ENTRY_CHECKS[name] = _dialect_check(check)
         for name, check in EXIT.items():
