@@ -28,7 +28,8 @@ IR, linear in its size, checks:
 * **Symbols and a few exact op rules** -- unique ``sym_name`` per module, ``func.call``
   against its callee's signature, ``memref.get_global`` targets, public declarations;
   index counts of load/store/extract/insert, dynamic-size counts of ``tensor.empty`` /
-  ``memref.alloc(a)``, slice offset/size/stride counts, the math ops'
+  ``memref.alloc(a)``, slices (``verify_slices.py``: offset/size/stride lists against
+  the sliced type, the result type against the sizes, static bounds), the math ops'
   same-type rule, ``materialize_in_destination``'s ``writable``.
 
 Unknown (unregistered, generic-form) ops are never guessed about: their regions get only
@@ -685,9 +686,24 @@ def _in_parallel(v: _Verifier, op: Op, parent: Op) -> None:
 
 
 def _parallel_insert_slice(v: _Verifier, op: Op, parent: Op) -> None:
-    if parent.name != "scf.forall.in_parallel" and parent.name in v.known:
-        v.fail(op, f"expected InParallelOpInterface parent, got: '{parent.name}'")
-    _slice_ranks(v, op, parent)
+    from .verify_slices import insert_slice
+
+    def parent_rule() -> str | None:
+        if parent.name != "scf.forall.in_parallel" and parent.name in v.known:
+            return f"expected InParallelOpInterface parent, got: '{parent.name}'"
+        return None
+
+    msg = insert_slice(op, parent_rule)
+    if msg is not None:
+        v.fail(op, msg)
+
+
+def _slice(v: _Verifier, op: Op, parent: Op) -> None:
+    """Slice ops (verify_slices.py): lists, result / source type, bounds."""
+    from .verify_slices import CHECKS
+    msg = CHECKS[op.name](op)
+    if msg is not None:
+        v.fail(op, msg)
 
 
 _LINALG_NOT_STRUCTURED = frozenset({"linalg.yield", "linalg.index"})
@@ -888,23 +904,6 @@ def _materialize(v: _Verifier, op: Op, parent: Op) -> None:
                           "of memref type")
 
 
-def _slice_ranks(v: _Verifier, op: Op, parent: Op) -> None:
-    """Slice ops: as many offsets as sizes as strides."""
-    lens = []
-    for key in ("static_offsets", "static_sizes", "static_strides"):
-        a = op.attrs.get(key)
-        if not isinstance(a, A.DenseArrayAttr):
-            return
-        lens.append(len(a.values))
-    o, z, t = lens
-    if o != z:
-        v.fail(op, f"expected mixed offsets rank to match mixed sizes rank ({o} vs {z}) so "
-                   "the rank of the result type is well-formed.")
-    if z != t:
-        v.fail(op, f"expected mixed sizes rank to match mixed strides rank ({z} vs {t}) so "
-                   "the rank of the result type is well-formed.")
-
-
 def _dialect_check(check: Any) -> Any:
     """An entry check from a dialect module's ``check(op) -> message | None``."""
     def run(v: Any, op: Op, parent: Any) -> None:
@@ -921,9 +920,9 @@ _ENTRY_CHECKS: dict[str, Any] = {
     "func.call": _call_target,
     "memref.get_global": _get_global,
     "bufferization.materialize_in_destination": _materialize,
-    "tensor.extract_slice": _slice_ranks,
-    "tensor.insert_slice": _slice_ranks,
-    "memref.subview": _slice_ranks,
+    "tensor.extract_slice": _slice,
+    "tensor.insert_slice": _slice,
+    "memref.subview": _slice,
     "tensor.parallel_insert_slice": _parallel_insert_slice,
     "memref.load": _indices,
     "memref.store": _indices,
