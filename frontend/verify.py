@@ -140,6 +140,9 @@ def known_ops() -> frozenset[str]:
         from .verify_affine import ENTRY, EXIT
         from .verify_shapes import CHECKS
         _ENTRY_CHECKS[transform.NAME] = transform.verify
+        from .dialects.linalg import NAMED_OPS
+        for name in NAMED_OPS:
+            _ENTRY_CHECKS.setdefault(name, _linalg_structured)
         for name, check in ENTRY.items():
             _ENTRY_CHECKS[name] = _dialect_check(check)
         for name, check in EXIT.items():
@@ -721,6 +724,11 @@ def _linalg_child(v: _Verifier, op: Op, parent: Op) -> None:
     given the benefit of the doubt)."""
     if not _is_linalg_parent(v, parent):
         v.op_fail(op, "expected parent op with LinalgOp interface")
+    if op.name == "linalg.index":
+        from .verify_linalg import index
+        bad = index(op)
+        if bad is not None:
+            v.op_fail(op, bad)
     if op.name == "linalg.yield" and parent.name in ("linalg.generic", "linalg.map",
                                                      "linalg.reduce"):
         outs = _ins_outs(parent)[1]
@@ -779,6 +787,18 @@ def _linalg_body(v: _Verifier, op: Op, parent: Op) -> None:
                           f"argument type '{a.type}'")
         v.op_fail(op, f"expected type of bb argument #{i} ('{a.type}') to match element or "
                       f"self type of the corresponding operand ('{want}')")
+
+
+def _linalg_structured(v: _Verifier, op: Op, parent: Op) -> None:
+    """Structured linalg ops: indexing maps and shapes (verify_linalg.py), then, for ops
+    with a region, the region's arguments."""
+    from .verify_linalg import structured
+    bad = structured(op)
+    if bad is not None:
+        msg, prefixed = bad
+        v.op_fail(op, msg) if prefixed else v.fail(op, msg)
+    if op.name in ("linalg.generic", "linalg.map", "linalg.reduce") or op.regions:
+        _linalg_body(v, op, parent)
 
 
 def _tensor_body(v: _Verifier, op: Op, parent: Op) -> None:
@@ -935,7 +955,7 @@ _ENTRY_CHECKS: dict[str, Any] = {
     "scf.forall.in_parallel": _in_parallel,
     "linalg.yield": _linalg_child,
     "linalg.index": _linalg_child,
-    "linalg.generic": _linalg_body,
+    "linalg.generic": _linalg_structured,
     "linalg.map": _linalg_body,
     "linalg.reduce": _linalg_body,
 }
