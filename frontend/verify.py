@@ -943,6 +943,7 @@ _ENTRY_CHECKS: dict[str, Any] = {
     "tensor.extract_slice": _slice,
     "tensor.insert_slice": _slice,
     "memref.subview": _slice,
+    "tensor.pad": _slice,
     "tensor.parallel_insert_slice": _parallel_insert_slice,
     "memref.load": _indices,
     "memref.store": _indices,

@@ -1,5 +1,6 @@
 """Slices checked as mlir-opt-22 checks them: ``tensor.extract_slice``,
-``tensor.insert_slice``, ``tensor.parallel_insert_slice`` and ``memref.subview``.
+``tensor.insert_slice``, ``tensor.parallel_insert_slice`` and ``memref.subview`` (and
+``tensor.pad``'s result type against its low / high padding, :func:`pad`).
 
 In MLIR's order, with its messages (located at the op, without the ``'op' op`` prefix):
 
@@ -274,5 +275,30 @@ def subview(op: Op) -> str | None:
     return in_bounds(src.shape, op)
 
 
+def pad(op: Op) -> str | None:
+    """tensor.pad: the result type against the source padded by static low / high (a
+    dynamic entry or source dimension leaves that dimension free; element types are not
+    compared, as in mlir-opt)."""
+    if not op.operands or not op.results:
+        return None
+    src, res = op.operands[0].type, op.results[0].type
+    lo, hi = op.attrs.get("static_low"), op.attrs.get("static_high")
+    if not (isinstance(src, T.TensorType) and isinstance(res, T.TensorType)
+            and isinstance(lo, A.DenseArrayAttr) and isinstance(hi, A.DenseArrayAttr)):
+        return None
+    rank = len(src.shape)
+    if len(lo.values) != rank or len(hi.values) != rank:
+        return (f"failed to infer expectedType from sourceType '{src}', specified resultType "
+                f"is '{res}'")
+    shape = tuple(None if d is None or a == DYNAMIC or b == DYNAMIC else d + a + b
+                  for d, a, b in zip(src.shape, lo.values, hi.values, strict=True))
+    expected = T.TensorType(shape, src.elem, None)
+    if len(res.shape) != rank or any(e is not None and r != e
+                                     for r, e in zip(res.shape, shape, strict=True)):
+        return f"specified type '{res}' does not match the inferred type '{expected}'"
+    return None
+
+
 CHECKS = {"tensor.extract_slice": extract_slice, "tensor.insert_slice": insert_slice,
-          "tensor.parallel_insert_slice": insert_slice, "memref.subview": subview}
+          "tensor.parallel_insert_slice": insert_slice, "memref.subview": subview,
+          "tensor.pad": pad}
