@@ -70,21 +70,17 @@ _STRING_OR_COMMENT = compile_regex(r'//[^\n]*+|"(?:[^"\\]++|\\.)*+"', re.S)
 _ESCAPE = compile_regex(r'\\(?:[0-9A-Fa-f]{2}|[nt"\\]|(.))', re.S)
 
 
-_RESOURCE_STRING = compile_regex(r'"(?:[^"\\\n]++|\\.)*+("?)')
-
-
-def bad_string(text: str, resources_at: int) -> tuple[int, str] | None:
-    """(offset, message) of the first string literal of ``text`` (outside comments) that
-    MLIR's lexer rejects: a backslash that starts no escape it knows (``\\n \\t \\"
-    \\\\`` or two hex digits), or, in the ``{-# ... #-}`` section from ``resources_at``
-    (never lexed by the grammar), a string not closed on its line."""
-    for m in _RESOURCE_STRING.finditer(text, resources_at):
-        if not m.group(1):
-            return m.end(), "expected '\"' in string literal"
+def bad_string(text: str, skip: list[tuple[int, int]]) -> tuple[int, str] | None:
+    """(offset, message) of the first string literal of ``text`` (outside comments and
+    the ``skip`` spans, the ``{-# ... #-}`` sections, checked on their own) that MLIR's
+    lexer rejects: a backslash that starts no escape it knows (``\\n \\t \\"
+    \\\\`` or two hex digits)."""
     if "\\" not in text:
         return None
     for m in _STRING_OR_COMMENT.finditer(text):
         if m.group().startswith('"') and "\\" in m.group():
+            if any(a <= m.start() < b for a, b in skip):
+                continue
             for e in _ESCAPE.finditer(m.group()):
                 if e.group(1) is not None:
                     return m.start() + e.start(), "unknown escape in string literal"
@@ -103,17 +99,6 @@ def _first_token(node: Any) -> Token | None:
                 return n.first
             stack.extend(reversed(n.children))
     return None
-
-
-def _split_resources(text: str) -> tuple[str, str | None]:
-    """Cut the trailing ``{-# ... #-}`` section off (kept verbatim, never lexed)."""
-    i = text.find("{-#")
-    while i >= 0:
-        line_start = text.rfind("\n", 0, i) + 1
-        if text[line_start:i].strip() == "" and text.count('"', line_start, i) % 2 == 0:
-            return text[:i] + "\n", text[i:].rstrip() + "\n"
-        i = text.find("{-#", i + 3)
-    return text, None
 
 
 class _Placeholder(Value):
@@ -168,9 +153,10 @@ class ParseCtx:
             return Loc(self.file, tok.line + nl, offset - text.rfind("\n", 0, offset))
         return Loc(self.file, tok.line, tok.column + offset)
 
-    def affine_error(self, tok: Token, body_at: int, e: Any) -> MLIRSyntaxError:
-        """Raise ``AffineError`` ``e`` of the affine text starting ``body_at`` characters
-        into ``tok`` at its place in the file (mlir-opt's place for it)."""
+    def text_error(self, tok: Token, body_at: int, e: Any) -> MLIRSyntaxError:
+        """Raise error ``e`` (``message``, ``offset``, ``at_previous``: an ``AffineError``,
+        a ``ResourceError``) of the text starting ``body_at`` characters into ``tok`` at
+        its place in the file (mlir-opt's place for it)."""
         from .affine import wrong_token_offset
         text = str(tok)
         off = body_at + e.offset
@@ -901,7 +887,7 @@ def _affine_map(ctx: ParseCtx, n: Tree) -> Any:
     try:
         parse_map(body)
     except AffineError as e:
-        ctx.affine_error(tok, len("affine_map<"), e)
+        ctx.text_error(tok, len("affine_map<"), e)
     return A.AffineMapAttr(body)
 
 
@@ -912,7 +898,7 @@ def _affine_set(ctx: ParseCtx, n: Tree) -> Any:
     try:
         parse_set(body)
     except AffineError as e:
-        ctx.affine_error(tok, len("affine_set<"), e)
+        ctx.text_error(tok, len("affine_set<"), e)
     return A.IntegerSetAttr(body)
 
 
@@ -986,11 +972,10 @@ def parse(text: str, filename: str = "-") -> Module:
 
 
 def _parse(text: str, filename: str) -> Module:
-    body_text, resources = _split_resources(text)
     load_all()
     top = _TopLevel(ParseCtx(filename))
     try:
-        grammar().parse(body_text, on_item=top.add)
+        grammar().parse(text, on_item=top.add)
     except FailToken as e:
         t = e.token
         raise MLIRSyntaxError(
@@ -999,15 +984,15 @@ def _parse(text: str, filename: str) -> Module:
     except ParseFailure as e:
         line, col = e.line, e.column
         if e.token is not None and e.token.type == "$END":
-            lines = body_text.rstrip().splitlines() or [""]
+            lines = text.rstrip().splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
         raise MLIRSyntaxError(_describe(e), Loc(filename, line, col)) from None
-    bad = bad_string(text, len(body_text) if resources is not None else len(text))
+    bad = bad_string(text, top.sections)
     if bad is not None:
         at, msg = bad
         nl = text.count("\n", 0, at)
         raise MLIRSyntaxError(msg, Loc(filename, nl + 1, at - text.rfind("\n", 0, at)))
-    module = top.module(resources, filename)
+    module = top.module(top.resources.text(), filename)
     module.source_lines = SourceLines(text)
     from .verify import verify_module
     verify_module(module)  # dominance, terminators, parents, region signatures
@@ -1023,9 +1008,12 @@ class _TopLevel:
     builds nothing after it; ``module`` raises it once the text has parsed."""
 
     def __init__(self, ctx: ParseCtx):
+        from .resources import Resources
         self.ctx = ctx
         self.top = Block()
         self.error: UserError | None = None
+        self.resources = Resources()
+        self.sections: list[tuple[int, int]] = []  # spans of the {-# #-} sections
 
     def add(self, item: Tree) -> None:
         if self.error is None:
@@ -1051,6 +1039,14 @@ class _TopLevel:
             elif isinstance(a, A.IntegerSetAttr):
                 a = A.IntegerSetAttr(a.text, name)
             ctx.aliases[name] = a
+        elif d == "file_metadata":
+            from .resources import ResourceError, parse_section
+            tok = item.children[0]
+            self.sections.append((tok.start_pos, tok.start_pos + len(tok)))
+            try:
+                parse_section(str(tok), self.resources)
+            except ResourceError as e:
+                ctx.text_error(tok, 0, e)
         elif d == "type_alias_def":
             tok, ty = item.children
             if str(tok)[1:] in ctx.type_aliases:

@@ -316,7 +316,7 @@ def _access(ctx: Any, tok: Token, mem_type: Any) -> tuple[Value, AffineMapAttr, 
     try:
         m, ids = parse_ssa_map(text[at:])
     except AffineError as e:
-        ctx.affine_error(tok, at, e)
+        ctx.text_error(tok, at, e)
     operands = []
     for n, _is_sym, off in ids:
         loc = ctx.loc_in(tok, at + off)
