@@ -41,6 +41,10 @@ ISOLATED_OPS = {"builtin.module", "func.func", "gpu.module", "gpu.func", "llvm.f
                 "ml_program.func", "transform.named_sequence", "spirv.module"}
 
 
+#: ops spelled without their dialect in custom syntax (MLIR's default dialect)
+_DEFAULT_DIALECT = {"return": "func.return", "call": "func.call"}
+
+
 class MLIRSyntaxError(UserError):
     """A located parse error, printed as ``file:line:col: error: msg``."""
 
@@ -270,13 +274,18 @@ class ParseCtx:
                                   f"uses: '{want}' vs '{have}'", self.loc(tok))
 
     def uses(self, node: Any, types: list[Any] | None = None) -> list[Value]:
-        if node is None:
-            return []
-        if isinstance(node, Tree) and node.data == "value_use":
-            return [self.use(node)]
-        kids = node.children if isinstance(node, Tree) else [node]
-        ts = types or [None] * len(kids)
-        return [self.use(k, t) for k, t in zip(kids, ts, strict=False)]
+        """The values of a ``value_use_list``; with ``types``, one type per value (else
+        mlir-opt's "number of operands and types do not match", at the first value)."""
+        kids = [] if node is None else [node] if not isinstance(node, Tree) or \
+            node.data == "value_use" else node.children
+        if types is not None and len(types) != len(kids):
+            name = _DEFAULT_DIALECT.get(self.op_name, self.op_name)
+            raise MLIRSyntaxError(f"custom op '{name}' number of operands and types do not "
+                                  f"match: got {len(kids)} operands and {len(types)} types",
+                                  self.loc(kids[0] if kids else node))
+        if types is None:
+            return [self.use(k) for k in kids]
+        return [self.use(k, t) for k, t in zip(kids, types, strict=True)]
 
     def define(self, name: str, values: list[Value], at: Any) -> None:
         """Bind ``%name`` to a result group (or one block arg) in the current scope."""
@@ -572,11 +581,11 @@ class ParseCtx:
         name_tok, operands, succs, props, regions, attrd, fty = node.children
         name = unescape(str(name_tok))
         ft = self.type(fty)
+        n = 0 if operands is None else len(operands.children)
+        if n != len(ft.inputs):
+            raise MLIRSyntaxError(f"expected {n} operand types but had {len(ft.inputs)}",
+                                  self.loc(fty))
         operand_vals = self.uses(operands, list(ft.inputs))
-        if len(operand_vals) != len(ft.inputs):
-            raise MLIRSyntaxError(
-                f"'{name}' has {len(operand_vals)} operands but its type lists "
-                f"{len(ft.inputs)}", self.loc(fty))
         attrs: dict[str, Any] = {}
         if props is not None:
             attrs.update(self.attr_dict(props))

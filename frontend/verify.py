@@ -9,7 +9,8 @@ IR, linear in its size, checks:
   regions) in a block that dominates the use's block (dominator tree of the successor
   graph, Cooper-Harvey-Kennedy). As in MLIR, operands of ops directly in unreachable
   blocks are not checked and a use nested in an unreachable block accepts any value of
-  the region's other blocks; the module body is a graph region (no order needed).
+  the region's other blocks; the module body and a single-block region of an unknown op
+  are graph regions (no order needed).
 * **Terminators** -- a known terminator (``func.return``, ``scf.yield``, ``cf.br``, ...)
   must be the last op of its block; ops with successors must be last; every block of a
   known op's region must end in a terminator (an unknown op counts as a possible
@@ -332,11 +333,13 @@ class _Verifier:
         if symtab:  # an unknown op may be a symbol table itself: lookups give up inside
             self.symtabs.append(self.symbol_table(op) if known else None)
         try:
-            graph = name in GRAPH_REGION_OPS
             for region in op.regions:
                 blocks = region.blocks
                 if not blocks:
                     continue
+                # MLIR: the module's body, and a single-block region of an unregistered
+                # op, may be graph regions (no dominance among their ops)
+                graph = name in GRAPH_REGION_OPS or (not known and len(blocks) == 1)
                 if len(blocks) == 1:
                     b = blocks[0]
                     if b.ops and b.ops[-1].successors and b in b.ops[-1].successors:

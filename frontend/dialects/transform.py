@@ -36,7 +36,10 @@ def build_named_sequence(ctx: Any, tree: Any) -> Op:
     op = Op(NAME, (), (), attrs, [], loc=ctx.loc(tree))
     if body is not None:
         inner = body.children[0]
-        op.opaque_body = "{" + (str(inner) if inner is not None else "") + "}"
+        # the blanks and comments before the first op are skipped by the lexer: start it
+        # on its own line, at its column
+        lead = "\n" + " " * (inner.column - 1) if inner is not None else ""
+        op.opaque_body = "{" + lead + (str(inner) if inner is not None else "\n") + "}"
         op.opaque_args = ["%" + name for name, _t, _loc in entry]
     return op
 
