@@ -51,7 +51,10 @@ def dense_syntax_error(body: str, t: Any) -> tuple[int, str] | None:
     shape = getattr(t, "shape", None)
     static = shape is not None and all(d is not None for d in shape)
     if "(" in body or '"' in body:  # complex or string elements: structure and shape only
-        return structure_error(body, shape if static else None)
+        bad = structure_error(body, shape if static else None)
+        if bad is None and shape is not None and not static:
+            return -len("dense<"), "elements literal type must have static shape"
+        return bad
     elem = getattr(t, "elem", None)
     ints, reals = isinstance(elem, T.IntegerType | T.IndexType), isinstance(elem, T.FloatType)
     fast = _INT_ELEMENTS if ints else _REAL_ELEMENTS if reals else _ELEMENTS
@@ -62,6 +65,8 @@ def dense_syntax_error(body: str, t: Any) -> tuple[int, str] | None:
         bad = structure_error(body, shape if static else None)
         if bad is not None:
             return bad
+    if shape is not None and not static:
+        return -len("dense<"), "elements literal type must have static shape"
     if not well_formed:
         if ints:
             f = _FLOAT.search(body)

@@ -1015,9 +1015,12 @@ LITERAL_SOURCES = [*CORPUS_FILES, *(p for d in ("literals", "coverage", "parity"
 @pytest.mark.oracle
 def test_literal_mutants_agree_with_mlir_opt(mlir_opt: str) -> None:
     """Mutations inside literals and attributes (tests/literal_mutations.py: dense
-    literals, integer ranges, strings, brackets, linalg permutations / dimensions /
-    reassociations, ranks of slice types, concat dimensions), judged in both directions
-    per group; a disagreement must be on ``LITERAL_MISSED_OK`` / ``LITERAL_REJECTED_OK``."""
+    literals and their brackets, integer ranges, strings, brackets, linalg permutations /
+    dimensions / reassociations and attributes, ranks of slice types, concat dimensions,
+    slice offsets / sizes / strides, tensor.pad, expand_shape, the resources section,
+    affine maps and affine ops), judged in both directions per group; a disagreement must
+    be on ``LITERAL_MISSED_OK`` / ``LITERAL_REJECTED_OK``. tests/mutation_sweep.py runs
+    more of them."""
     rng = random.Random(SEED)
     report, bad = {}, []
     for group, mutate in literal_mutations.GROUPS.items():
