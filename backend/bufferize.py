@@ -818,6 +818,10 @@ class Bufferizer:
         b, t = self.B(op.operands[0]), op.result.type
         if isinstance(b.type, T.UnrankedMemRefType):
             self.fail(op, "bufferize: expand_shape of an unranked tensor")
+        from bufferlog.frontend.verify_shapes import output_shape_mismatch
+        bad = output_shape_mismatch(op)  # mlir-opt: the memref op it makes fails to verify
+        if bad is not None:  # located at the op's name, as mlir-opt's
+            raise BufferizeError(f"'memref.expand_shape' op {bad}", op.name_loc or op.loc)
         rt = expanded_type(b.type, list(t.shape), reassociation(op))
         self.check_output_shape(op, t)
         attrs = {"reassociation": op.attrs["reassociation"],

@@ -1,7 +1,8 @@
 """MLIR attributes as immutable values whose ``str()`` is the MLIR spelling.
 
-Payloads the analysis never looks inside (dense literals, affine-map bodies, dialect
-attributes) keep their source text verbatim, so printing them is exact.
+Payloads the analysis never looks inside (dense literals, dialect attributes) keep
+their source text verbatim, so printing them is exact; affine maps and integer sets keep
+their text for printing and are parsed into a structure (``frontend/affine.py``).
 """
 
 from __future__ import annotations
@@ -149,10 +150,17 @@ class SymbolRefAttr(Attr):
 @value_class
 class AffineMapAttr(Attr):
     """``affine_map<(d0, d1)[s0] -> (d0 + s0, d1)>``; ``text`` is the inside of the
-    ``<...>`` verbatim. ``alias`` names the ``#map`` alias it was written with, if any."""
+    ``<...>`` as written (printed back verbatim), ``map`` its structure
+    (``frontend/affine.py``: dimensions, symbols, result expressions). ``alias`` names the
+    ``#map`` alias it was written with, if any."""
 
     text: str
     alias: str | None = None
+
+    @property
+    def map(self) -> Any:
+        from .affine import parse_map
+        return parse_map(self.text)
 
     def __str__(self) -> str:
         return f"#{self.alias}" if self.alias else f"affine_map<{self.text}>"
@@ -160,8 +168,15 @@ class AffineMapAttr(Attr):
 
 @value_class
 class IntegerSetAttr(Attr):
+    """``affine_set<(d0)[s0] : (d0 - s0 >= 0)>``; ``set`` is its structure."""
+
     text: str
     alias: str | None = None
+
+    @property
+    def set(self) -> Any:
+        from .affine import parse_set
+        return parse_set(self.text)
 
     def __str__(self) -> str:
         return f"#{self.alias}" if self.alias else f"affine_set<{self.text}>"

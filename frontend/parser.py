@@ -41,6 +41,10 @@ ISOLATED_OPS = {"builtin.module", "func.func", "gpu.module", "gpu.func", "llvm.f
                 "ml_program.func", "transform.named_sequence", "spirv.module"}
 
 
+#: ops spelled without their dialect in custom syntax (MLIR's default dialect)
+_DEFAULT_DIALECT = {"return": "func.return", "call": "func.call"}
+
+
 class MLIRSyntaxError(UserError):
     """A located parse error, printed as ``file:line:col: error: msg``."""
 
@@ -70,21 +74,17 @@ _STRING_OR_COMMENT = compile_regex(r'//[^\n]*+|"(?:[^"\\]++|\\.)*+"', re.S)
 _ESCAPE = compile_regex(r'\\(?:[0-9A-Fa-f]{2}|[nt"\\]|(.))', re.S)
 
 
-_RESOURCE_STRING = compile_regex(r'"(?:[^"\\\n]++|\\.)*+("?)')
-
-
-def bad_string(text: str, resources_at: int) -> tuple[int, str] | None:
-    """(offset, message) of the first string literal of ``text`` (outside comments) that
-    MLIR's lexer rejects: a backslash that starts no escape it knows (``\\n \\t \\"
-    \\\\`` or two hex digits), or, in the ``{-# ... #-}`` section from ``resources_at``
-    (never lexed by the grammar), a string not closed on its line."""
-    for m in _RESOURCE_STRING.finditer(text, resources_at):
-        if not m.group(1):
-            return m.end(), "expected '\"' in string literal"
+def bad_string(text: str, skip: list[tuple[int, int]]) -> tuple[int, str] | None:
+    """(offset, message) of the first string literal of ``text`` (outside comments and
+    the ``skip`` spans, the ``{-# ... #-}`` sections, checked on their own) that MLIR's
+    lexer rejects: a backslash that starts no escape it knows (``\\n \\t \\"
+    \\\\`` or two hex digits)."""
     if "\\" not in text:
         return None
     for m in _STRING_OR_COMMENT.finditer(text):
         if m.group().startswith('"') and "\\" in m.group():
+            if any(a <= m.start() < b for a, b in skip):
+                continue
             for e in _ESCAPE.finditer(m.group()):
                 if e.group(1) is not None:
                     return m.start() + e.start(), "unknown escape in string literal"
@@ -103,17 +103,6 @@ def _first_token(node: Any) -> Token | None:
                 return n.first
             stack.extend(reversed(n.children))
     return None
-
-
-def _split_resources(text: str) -> tuple[str, str | None]:
-    """Cut the trailing ``{-# ... #-}`` section off (kept verbatim, never lexed)."""
-    i = text.find("{-#")
-    while i >= 0:
-        line_start = text.rfind("\n", 0, i) + 1
-        if text[line_start:i].strip() == "" and text.count('"', line_start, i) % 2 == 0:
-            return text[:i] + "\n", text[i:].rstrip() + "\n"
-        i = text.find("{-#", i + 3)
-    return text, None
 
 
 class _Placeholder(Value):
@@ -159,6 +148,25 @@ class ParseCtx:
         if t is None or t.line is None:
             return Loc(self.file, 0, 0)
         return Loc(self.file, t.line, t.column)
+
+    def loc_in(self, tok: Token, offset: int) -> Loc:
+        """The position ``offset`` characters into token ``tok`` (which may span lines)."""
+        text = str(tok)
+        nl = text.count("\n", 0, offset)
+        if nl:
+            return Loc(self.file, tok.line + nl, offset - text.rfind("\n", 0, offset))
+        return Loc(self.file, tok.line, tok.column + offset)
+
+    def text_error(self, tok: Token, body_at: int, e: Any) -> MLIRSyntaxError:
+        """Raise error ``e`` (``message``, ``offset``, ``at_previous``: an ``AffineError``,
+        a ``ResourceError``) of the text starting ``body_at`` characters into ``tok`` at
+        its place in the file (mlir-opt's place for it)."""
+        from .affine import wrong_token_offset
+        text = str(tok)
+        off = body_at + e.offset
+        if e.at_previous:
+            off = wrong_token_offset(text, off)
+        raise MLIRSyntaxError(e.message, self.loc_in(tok, off))
 
     def error(self, node: Any, msg: str) -> MLIRSyntaxError:
         """Raise a located error (also returns it, so ``raise ctx.error(...)`` reads well)."""
@@ -266,13 +274,18 @@ class ParseCtx:
                                   f"uses: '{want}' vs '{have}'", self.loc(tok))
 
     def uses(self, node: Any, types: list[Any] | None = None) -> list[Value]:
-        if node is None:
-            return []
-        if isinstance(node, Tree) and node.data == "value_use":
-            return [self.use(node)]
-        kids = node.children if isinstance(node, Tree) else [node]
-        ts = types or [None] * len(kids)
-        return [self.use(k, t) for k, t in zip(kids, ts, strict=False)]
+        """The values of a ``value_use_list``; with ``types``, one type per value (else
+        mlir-opt's "number of operands and types do not match", at the first value)."""
+        kids = [] if node is None else [node] if not isinstance(node, Tree) or \
+            node.data == "value_use" else node.children
+        if types is not None and len(types) != len(kids):
+            name = _DEFAULT_DIALECT.get(self.op_name, self.op_name)
+            raise MLIRSyntaxError(f"custom op '{name}' number of operands and types do not "
+                                  f"match: got {len(kids)} operands and {len(types)} types",
+                                  self.loc(kids[0] if kids else node))
+        if types is None:
+            return [self.use(k) for k in kids]
+        return [self.use(k, t) for k, t in zip(kids, types, strict=True)]
 
     def define(self, name: str, values: list[Value], at: Any) -> None:
         """Bind ``%name`` to a result group (or one block arg) in the current scope."""
@@ -568,11 +581,11 @@ class ParseCtx:
         name_tok, operands, succs, props, regions, attrd, fty = node.children
         name = unescape(str(name_tok))
         ft = self.type(fty)
+        n = 0 if operands is None else len(operands.children)
+        if n != len(ft.inputs):
+            raise MLIRSyntaxError(f"expected {n} operand types but had {len(ft.inputs)}",
+                                  self.loc(fty))
         operand_vals = self.uses(operands, list(ft.inputs))
-        if len(operand_vals) != len(ft.inputs):
-            raise MLIRSyntaxError(
-                f"'{name}' has {len(operand_vals)} operands but its type lists "
-                f"{len(ft.inputs)}", self.loc(fty))
         attrs: dict[str, Any] = {}
         if props is not None:
             attrs.update(self.attr_dict(props))
@@ -684,8 +697,7 @@ def _memref(ctx: ParseCtx, n: Tree) -> Any:
     if isinstance(layout, A.StridedLayoutAttr) and len(layout.strides) != len(shape):
         raise MLIRSyntaxError("expected the number of strides to match the rank", ctx.loc(n))
     if isinstance(layout, A.AffineMapAttr):
-        dims = layout.text[layout.text.index("(") + 1:layout.text.index(")")].strip()
-        n_dims = len(dims.split(",")) if dims else 0
+        n_dims = layout.map.num_dims
         if n_dims != len(shape):
             raise MLIRSyntaxError("memref layout mismatch between rank and affine map: "
                                   f"{len(shape)} != {n_dims}", ctx.loc(n))
@@ -876,6 +888,29 @@ def _strided(ctx: ParseCtx, n: Tree) -> Any:
                                0 if off_node is None else val(off_node))
 
 
+def _affine_map(ctx: ParseCtx, n: Tree) -> Any:
+    """``affine_map<...>``: parsed (frontend/affine.py) and checked as MLIR does."""
+    from .affine import AffineError, parse_map
+    tok = n.children[0]
+    body = str(tok)[len("affine_map<"):-1]
+    try:
+        parse_map(body)
+    except AffineError as e:
+        ctx.text_error(tok, len("affine_map<"), e)
+    return A.AffineMapAttr(body)
+
+
+def _affine_set(ctx: ParseCtx, n: Tree) -> Any:
+    from .affine import AffineError, parse_set
+    tok = n.children[0]
+    body = str(tok)[len("affine_set<"):-1]
+    try:
+        parse_set(body)
+    except AffineError as e:
+        ctx.text_error(tok, len("affine_set<"), e)
+    return A.IntegerSetAttr(body)
+
+
 _ATTR_BUILDERS: dict[str, Any] = {
     "attr": lambda c, n: c.attr(n.children[0]),
     "int_attr": _int_attr,
@@ -890,8 +925,8 @@ _ATTR_BUILDERS: dict[str, Any] = {
     "dense_array_attr": _dense_array,
     "dense_attr": _dense,
     "dense_resource_attr": _dense_resource,
-    "affine_map_attr": lambda c, n: A.AffineMapAttr(str(n.children[0])[len("affine_map<"):-1]),
-    "affine_set_attr": lambda c, n: A.IntegerSetAttr(str(n.children[0])[len("affine_set<"):-1]),
+    "affine_map_attr": _affine_map,
+    "affine_set_attr": _affine_set,
     "hash_attr": _hash_attr,
     "strided_attr": _strided,
     "symbol_attr": lambda c, n: c.symbol(n.children[0]),
@@ -946,11 +981,10 @@ def parse(text: str, filename: str = "-") -> Module:
 
 
 def _parse(text: str, filename: str) -> Module:
-    body_text, resources = _split_resources(text)
     load_all()
     top = _TopLevel(ParseCtx(filename))
     try:
-        grammar().parse(body_text, on_item=top.add)
+        grammar().parse(text, on_item=top.add)
     except FailToken as e:
         t = e.token
         raise MLIRSyntaxError(
@@ -959,15 +993,15 @@ def _parse(text: str, filename: str) -> Module:
     except ParseFailure as e:
         line, col = e.line, e.column
         if e.token is not None and e.token.type == "$END":
-            lines = body_text.rstrip().splitlines() or [""]
+            lines = text.rstrip().splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
         raise MLIRSyntaxError(_describe(e), Loc(filename, line, col)) from None
-    bad = bad_string(text, len(body_text) if resources is not None else len(text))
+    bad = bad_string(text, top.sections)
     if bad is not None:
         at, msg = bad
         nl = text.count("\n", 0, at)
         raise MLIRSyntaxError(msg, Loc(filename, nl + 1, at - text.rfind("\n", 0, at)))
-    module = top.module(resources, filename)
+    module = top.module(top.resources.text(), filename)
     module.source_lines = SourceLines(text)
     from .verify import verify_module
     verify_module(module)  # dominance, terminators, parents, region signatures
@@ -983,9 +1017,12 @@ class _TopLevel:
     builds nothing after it; ``module`` raises it once the text has parsed."""
 
     def __init__(self, ctx: ParseCtx):
+        from .resources import Resources
         self.ctx = ctx
         self.top = Block()
         self.error: UserError | None = None
+        self.resources = Resources()
+        self.sections: list[tuple[int, int]] = []  # spans of the {-# #-} sections
 
     def add(self, item: Tree) -> None:
         if self.error is None:
@@ -1011,6 +1048,14 @@ class _TopLevel:
             elif isinstance(a, A.IntegerSetAttr):
                 a = A.IntegerSetAttr(a.text, name)
             ctx.aliases[name] = a
+        elif d == "file_metadata":
+            from .resources import ResourceError, parse_section
+            tok = item.children[0]
+            self.sections.append((tok.start_pos, tok.start_pos + len(tok)))
+            try:
+                parse_section(str(tok), self.resources)
+            except ResourceError as e:
+                ctx.text_error(tok, 0, e)
         elif d == "type_alias_def":
             tok, ty = item.children
             if str(tok)[1:] in ctx.type_aliases:

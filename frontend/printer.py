@@ -203,7 +203,7 @@ class Printer:
                     yield sep + INDENT * (indent + 1)
                     yield self._op_text(op)
                     sep = "\n"
-            yield ("{\n" if sep == "{\n" else "") + "\n" + INDENT * indent + "}"
+            yield ("{\n" if sep == "{\n" else "\n") + INDENT * indent + "}"
         finally:
             self._scopes.pop()
             self.indent = saved
@@ -271,6 +271,11 @@ class Printer:
         ``generic_parts(op) -> (attrs, regions)`` hook, those replace ``op.attrs`` and
         ``op.regions``: the parts MLIR's generic form shows but the custom syntax (and so
         the IR) leaves implicit, e.g. a named linalg op's body."""
+        text = getattr(PRINTERS.get(op.name), "generic_text", None)
+        if text is not None:  # an op whose IR keeps a part as text (its own hook prints it)
+            t = text(self, op)
+            if t is not None:
+                return t
         attrs, regions = op.attrs, op.regions
         hook = getattr(PRINTERS.get(op.name), "generic_parts", None)
         if hook is not None:

@@ -9,7 +9,8 @@ IR, linear in its size, checks:
   regions) in a block that dominates the use's block (dominator tree of the successor
   graph, Cooper-Harvey-Kennedy). As in MLIR, operands of ops directly in unreachable
   blocks are not checked and a use nested in an unreachable block accepts any value of
-  the region's other blocks; the module body is a graph region (no order needed).
+  the region's other blocks; the module body and a single-block region of an unknown op
+  are graph regions (no order needed).
 * **Terminators** -- a known terminator (``func.return``, ``scf.yield``, ``cf.br``, ...)
   must be the last op of its block; ops with successors must be last; every block of a
   known op's region must end in a terminator (an unknown op counts as a possible
@@ -28,7 +29,8 @@ IR, linear in its size, checks:
 * **Symbols and a few exact op rules** -- unique ``sym_name`` per module, ``func.call``
   against its callee's signature, ``memref.get_global`` targets, public declarations;
   index counts of load/store/extract/insert, dynamic-size counts of ``tensor.empty`` /
-  ``memref.alloc(a)``, slice offset/size/stride counts, the math ops'
+  ``memref.alloc(a)``, slices (``verify_slices.py``: offset/size/stride lists against
+  the sliced type, the result type against the sizes, static bounds), the math ops'
   same-type rule, ``materialize_in_destination``'s ``writable``.
 
 Unknown (unregistered, generic-form) ops are never guessed about: their regions get only
@@ -61,7 +63,7 @@ if TYPE_CHECKING:
 TERMINATORS = frozenset({
     "func.return", "cf.br", "cf.cond_br", "cf.switch", "scf.yield", "scf.condition",
     "scf.forall.in_parallel", "scf.reduce", "scf.reduce.return", "linalg.yield",
-    "tensor.yield", "memref.alloca_scope.return",
+    "tensor.yield", "memref.alloca_scope.return", "affine.yield",
 })
 
 #: known ops whose single-block regions need no terminator (NoTerminator)
@@ -71,7 +73,7 @@ NO_TERMINATOR = frozenset({"builtin.module", "scf.forall.in_parallel"})
 SINGLE_BLOCK = frozenset({
     "builtin.module", "scf.for", "scf.if", "scf.while", "scf.index_switch", "scf.forall",
     "scf.forall.in_parallel", "linalg.generic", "linalg.map", "linalg.reduce",
-    "tensor.generate", "tensor.pad", "memref.alloca_scope",
+    "tensor.generate", "tensor.pad", "memref.alloca_scope", "affine.for", "affine.if",
 })
 
 #: region lists of known ops: (ODS region name, holds exactly one block); count checked
@@ -88,6 +90,8 @@ REGIONS: dict[str, tuple[tuple[str, bool], ...]] = {
     "tensor.generate": (("body", True),),
     "tensor.pad": (("region", True),),
     "memref.alloca_scope": (("bodyRegion", True),),
+    "affine.for": (("region", True),),
+    "affine.if": (("thenRegion", True), ("elseRegion", False)),
 }
 
 #: ops whose implicit terminator the builders do not materialise (checked by the op)
@@ -132,8 +136,18 @@ def known_ops() -> frozenset[str]:
     if _known_cache is None:
         load_all()
         _known_cache = frozenset(PRINTERS) | TERMINATORS | {"memref.alloca_scope"}
+        from .dialects import transform
         from .dialects.vector import REQUIRED, verify_op
+        from .verify_affine import ENTRY, EXIT
         from .verify_shapes import CHECKS
+        _ENTRY_CHECKS[transform.NAME] = transform.verify
+        from .dialects.linalg import NAMED_OPS
+        for name in NAMED_OPS:
+            _ENTRY_CHECKS.setdefault(name, _linalg_structured)
+        for name, check in ENTRY.items():
+            _ENTRY_CHECKS[name] = _dialect_check(check)
+        for name, check in EXIT.items():
+            _EXIT_CHECKS[name] = _dialect_check(check)
         for name in REQUIRED:
             _ENTRY_CHECKS[name] = _dialect_check(verify_op)
         for name, check in CHECKS.items():
@@ -319,11 +333,13 @@ class _Verifier:
         if symtab:  # an unknown op may be a symbol table itself: lookups give up inside
             self.symtabs.append(self.symbol_table(op) if known else None)
         try:
-            graph = name in GRAPH_REGION_OPS
             for region in op.regions:
                 blocks = region.blocks
                 if not blocks:
                     continue
+                # MLIR: the module's body, and a single-block region of an unregistered
+                # op, may be graph regions (no dominance among their ops)
+                graph = name in GRAPH_REGION_OPS or (not known and len(blocks) == 1)
                 if len(blocks) == 1:
                     b = blocks[0]
                     if b.ops and b.ops[-1].successors and b in b.ops[-1].successors:
@@ -676,9 +692,24 @@ def _in_parallel(v: _Verifier, op: Op, parent: Op) -> None:
 
 
 def _parallel_insert_slice(v: _Verifier, op: Op, parent: Op) -> None:
-    if parent.name != "scf.forall.in_parallel" and parent.name in v.known:
-        v.fail(op, f"expected InParallelOpInterface parent, got: '{parent.name}'")
-    _slice_ranks(v, op, parent)
+    from .verify_slices import insert_slice
+
+    def parent_rule() -> str | None:
+        if parent.name != "scf.forall.in_parallel" and parent.name in v.known:
+            return f"expected InParallelOpInterface parent, got: '{parent.name}'"
+        return None
+
+    msg = insert_slice(op, parent_rule)
+    if msg is not None:
+        v.fail(op, msg)
+
+
+def _slice(v: _Verifier, op: Op, parent: Op) -> None:
+    """Slice ops (verify_slices.py): lists, result / source type, bounds."""
+    from .verify_slices import CHECKS
+    msg = CHECKS[op.name](op)
+    if msg is not None:
+        v.fail(op, msg)
 
 
 _LINALG_NOT_STRUCTURED = frozenset({"linalg.yield", "linalg.index"})
@@ -696,6 +727,11 @@ def _linalg_child(v: _Verifier, op: Op, parent: Op) -> None:
     given the benefit of the doubt)."""
     if not _is_linalg_parent(v, parent):
         v.op_fail(op, "expected parent op with LinalgOp interface")
+    if op.name == "linalg.index":
+        from .verify_linalg import index
+        bad = index(op)
+        if bad is not None:
+            v.op_fail(op, bad)
     if op.name == "linalg.yield" and parent.name in ("linalg.generic", "linalg.map",
                                                      "linalg.reduce"):
         outs = _ins_outs(parent)[1]
@@ -754,6 +790,18 @@ def _linalg_body(v: _Verifier, op: Op, parent: Op) -> None:
                           f"argument type '{a.type}'")
         v.op_fail(op, f"expected type of bb argument #{i} ('{a.type}') to match element or "
                       f"self type of the corresponding operand ('{want}')")
+
+
+def _linalg_structured(v: _Verifier, op: Op, parent: Op) -> None:
+    """Structured linalg ops: indexing maps and shapes (verify_linalg.py), then, for ops
+    with a region, the region's arguments."""
+    from .verify_linalg import structured
+    bad = structured(op)
+    if bad is not None:
+        msg, prefixed = bad
+        v.op_fail(op, msg) if prefixed else v.fail(op, msg)
+    if op.name in ("linalg.generic", "linalg.map", "linalg.reduce") or op.regions:
+        _linalg_body(v, op, parent)
 
 
 def _tensor_body(v: _Verifier, op: Op, parent: Op) -> None:
@@ -892,23 +940,6 @@ def _materialize(v: _Verifier, op: Op, parent: Op) -> None:
                           "of memref type")
 
 
-def _slice_ranks(v: _Verifier, op: Op, parent: Op) -> None:
-    """Slice ops: as many offsets as sizes as strides."""
-    lens = []
-    for key in ("static_offsets", "static_sizes", "static_strides"):
-        a = op.attrs.get(key)
-        if not isinstance(a, A.DenseArrayAttr):
-            return
-        lens.append(len(a.values))
-    o, z, t = lens
-    if o != z:
-        v.fail(op, f"expected mixed offsets rank to match mixed sizes rank ({o} vs {z}) so "
-                   "the rank of the result type is well-formed.")
-    if z != t:
-        v.fail(op, f"expected mixed sizes rank to match mixed strides rank ({z} vs {t}) so "
-                   "the rank of the result type is well-formed.")
-
-
 def _dialect_check(check: Any) -> Any:
     """An entry check from a dialect module's ``check(op) -> message | None``."""
     def run(v: Any, op: Op, parent: Any) -> None:
@@ -925,9 +956,10 @@ _ENTRY_CHECKS: dict[str, Any] = {
     "func.call": _call_target,
     "memref.get_global": _get_global,
     "bufferization.materialize_in_destination": _materialize,
-    "tensor.extract_slice": _slice_ranks,
-    "tensor.insert_slice": _slice_ranks,
-    "memref.subview": _slice_ranks,
+    "tensor.extract_slice": _slice,
+    "tensor.insert_slice": _slice,
+    "memref.subview": _slice,
+    "tensor.pad": _slice,
     "tensor.parallel_insert_slice": _parallel_insert_slice,
     "memref.load": _indices,
     "memref.store": _indices,
@@ -941,7 +973,7 @@ _ENTRY_CHECKS: dict[str, Any] = {
     "scf.forall.in_parallel": _in_parallel,
     "linalg.yield": _linalg_child,
     "linalg.index": _linalg_child,
-    "linalg.generic": _linalg_body,
+    "linalg.generic": _linalg_structured,
     "linalg.map": _linalg_body,
     "linalg.reduce": _linalg_body,
 }

@@ -96,6 +96,36 @@ def reshape(op: Op) -> str | None:
                         f"more of the corresponding dimensions in the expanded type is dynamic")
         elif collapsed[i] != math.prod(sizes):
             return f"expected dimension {i} of collapsed type to be static value of {math.prod(sizes)}"
+    if op.name.endswith("expand_shape"):
+        return output_shape(op)
+    return None
+
+
+def output_shape(op: Op) -> str | None:
+    """expand_shape's ``output_shape``: one entry per result dimension; for
+    ``memref.expand_shape`` (and, when bufferized, ``tensor.expand_shape``) each static
+    result dimension given exactly (mlir-opt 22 does not compare the tensor op's)."""
+    static = op.attrs.get("static_output_shape")
+    res = _shape(op.results[0].type) if op.results else None
+    if static is None or res is None:
+        return None
+    vals = static_values(static)
+    if len(vals) != len(res):
+        return (f"expected number of static shape dims to be equal to the output rank "
+                f"({len(res)}) but found {len(vals)} inputs instead")
+    if op.name == "memref.expand_shape":
+        return output_shape_mismatch(op)
+    return None
+
+
+def output_shape_mismatch(op: Op) -> str | None:
+    """The first static result dimension of an expand_shape its ``output_shape`` does not
+    give (mlir-opt's memref.expand_shape verifier)."""
+    vals = static_values(op.attrs.get("static_output_shape"))
+    res = _shape(op.results[0].type)
+    for pos, (d, v) in enumerate(zip(res, vals, strict=False)):
+        if d is not None and d != v:
+            return f"invalid output shape provided at pos {pos}"
     return None
 
 
@@ -126,4 +156,5 @@ def concat(op: Op) -> str | None:
 #: op name -> check
 CHECKS = {"linalg.transpose": transpose, "linalg.broadcast": broadcast,
           "tensor.expand_shape": reshape, "tensor.collapse_shape": reshape,
+          "memref.expand_shape": reshape, "memref.collapse_shape": reshape,
           "tensor.concat": concat}

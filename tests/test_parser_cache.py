@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from bufferlog.frontend import lalr, parse_tables
-from bufferlog.frontend.parser import _split_resources
 from bufferlog.frontend.syntax_tree import Token, Tree
 from conftest import CORPUS_FILES
 from gen_programs import generate
@@ -153,7 +152,7 @@ def test_tables_built_here_parse_like_the_cached_ones() -> None:
     fresh = lalr.Grammar(parse_tables.build(parse_tables.grammar_text()))
     cached = lalr.grammar()
     for name, text in _inputs():
-        body = _split_resources(text)[0]
+        body = text
         a, b = _our_outcome(fresh, body), _our_outcome(cached, body)
         assert a[0] == b[0], name
         assert (_our_difference(a[1], b[1]) if a[0] == "ok" else a[1] != b[1]) in (None, False), name
@@ -165,7 +164,7 @@ def test_same_trees_and_errors_as_fresh_lark(fresh_lark) -> None:
     cases = inputs + _mutants(inputs)
     kinds: dict[str, int] = {}
     for name, text in cases:
-        body = _split_resources(text)[0]
+        body = text
         theirs, ours = _lark_outcome(fresh_lark, body), _our_outcome(g, body)
         assert theirs[0] == ours[0], (name, theirs, ours)
         kinds[theirs[0]] = kinds.get(theirs[0], 0) + 1

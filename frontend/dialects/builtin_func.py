@@ -23,9 +23,12 @@ def _present(x: Any) -> bool:
     return x is not None
 
 
-@builds("func_func")
-def build_func(ctx: Any, tree: Any) -> Op:
-    vis, sym, args, results, attrs_kw, body = tree.children
+def func_signature(ctx: Any, vis: Any, sym: Any, args: Any, results: Any, attrs_kw: Any,
+                   ) -> tuple[dict[str, Any], list[tuple[str, Any, Any]], bool]:
+    """A function-like op's signature (func.func, transform.named_sequence): its
+    properties (``sym_name``, ``function_type``, ``sym_visibility``, ``arg_attrs``,
+    ``res_attrs``, the ``attributes {..}``), the entry arguments (name, type, loc) and
+    whether the arguments are named."""
     attrs: dict[str, Any] = {"sym_name": StringAttr(ctx.symbol(sym).root)}
     arg_list = args.children if args is not None else []
     in_types: list[Any] = []
@@ -64,30 +67,36 @@ def build_func(ctx: Any, tree: Any) -> Op:
     if any(d.items for d in res_attrs):
         attrs["res_attrs"] = ArrayAttr(tuple(res_attrs))
     attrs.update(ctx.attr_dict(attrs_kw))
+    return attrs, entry, all(named)
+
+
+@builds("func_func")
+def build_func(ctx: Any, tree: Any) -> Op:
+    vis, sym, args, results, attrs_kw, body = tree.children
+    attrs, entry, named = func_signature(ctx, vis, sym, args, results, attrs_kw)
     if body is None:  # a declaration; argument names, if written, are dropped as in MLIR
         region = Region()
     else:
-        if arg_list and not all(named):
+        if args is not None and not named:
             ctx.error(args, "a function with a body needs named arguments")
         region = ctx.region(body, entry_args=entry, isolated=True)
     return Op("func.func", (), (), attrs, [region])
 
 
-@prints("func.func")
-def print_func(p: Any, op: Op) -> str:
+def print_signature(p: Any, op: Op, keyword: str, arg_names: list[str] | None) -> str:
+    """``keyword [visibility] @name(%a: T {attrs}, ..) [-> R] [attributes {..}]`` of a
+    function-like op; ``arg_names`` None prints the argument types only (a declaration)."""
     ft: FunctionType = op.attrs["function_type"].type
     vis = op.attrs.get("sym_visibility")
     arg_attrs = op.attrs.get("arg_attrs")
     res_attrs = op.attrs.get("res_attrs")
-    region = op.regions[0] if op.regions else Region()
-    s = "func.func "
+    s = keyword + " "
     if isinstance(vis, StringAttr):
         s += vis.value + " "
     s += format_symbol(op.attrs["sym_name"].value) + "("
     parts = []
-    entry = region.blocks[0] if region.blocks else None
     for i, t in enumerate(ft.inputs):
-        piece = f"{p.value(entry.args[i])}: {p.type(t)}" if entry is not None else p.type(t)
+        piece = f"{arg_names[i]}: {p.type(t)}" if arg_names is not None else p.type(t)
         if isinstance(arg_attrs, ArrayAttr) and i < len(arg_attrs.elems) and arg_attrs.elems[i].items:
             piece += " " + p.attr(arg_attrs.elems[i])
         parts.append(piece)
@@ -108,6 +117,15 @@ def print_func(p: Any, op: Op) -> str:
                                    "arg_attrs", "res_attrs"))
     if extra:
         s += " attributes" + extra
+    return s
+
+
+@prints("func.func")
+def print_func(p: Any, op: Op) -> str:
+    region = op.regions[0] if op.regions else Region()
+    entry = region.blocks[0] if region.blocks else None
+    names = [p.value(a) for a in entry.args] if entry is not None else None
+    s = print_signature(p, op, "func.func", names)
     if entry is not None:
         s += " " + p.region(region, entry_args=False)
     return s

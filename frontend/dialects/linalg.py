@@ -213,10 +213,18 @@ def _build_named(ctx: Any, tree: Any) -> Op:
         key = node_text(kw.children[0]).strip()
         attrs[key] = ctx.attr(kw.children[1])
     attrs["operandSegmentSizes"] = seg_sizes(len(ins), len(outs))
-    for d in ps.all("attr_dict"):
+    dicts = ps.all("attr_dict")
+    for d in dicts:
         attrs.update(attr_dict_of(ctx, d))
-    return Op(name, [*ins, *outs], _checked_results(ctx, tree, ps, outs), attrs,
-              loc=ctx.loc(tree))
+    op = Op(name, [*ins, *outs], _checked_results(ctx, tree, ps, outs), attrs,
+            loc=ctx.loc(tree))
+    if linalg_bodies.window_rank(name) is not None:
+        from ..verify_linalg import window_attrs
+        bad = window_attrs(op)
+        if bad is not None:  # mlir-opt: at the dictionary, while parsing the custom form
+            at = next((d for d in dicts if bad.split("'")[1] in attr_dict_of(ctx, d)), tree)
+            ctx.error(at, f"custom op '{name}' '{name}' op {bad}")
+    return op
 
 
 @builds("linalg_generic")

@@ -348,6 +348,22 @@ def opdsl_maps(op: Op) -> tuple[str, ...] | None:
     return tuple(out)
 
 
+def window_rank(name: str) -> int | None:
+    """How many window dimensions ``strides`` / ``dilations`` of convolution or pooling
+    ``name`` (``linalg.conv_2d_nhwc_hwcf``) have; None for ops without them."""
+    short = name.removeprefix("linalg.")
+    spec = OPDSL_MAPS.get(short)
+    if spec is None or short in _UNIT_WINDOWS:
+        return None
+    n = max(m.count("+") for m in spec.split(":", 1)[1].split(";"))
+    return n or None
+
+
+def int_list(a: Any, n: int) -> list[int] | None:
+    """``strides``-like attribute values as n ints (absent: all 1), None if unreadable."""
+    return _int_list(a, n)
+
+
 def _scaled(d: str, k: int) -> str:
     return d if k == 1 else f"{d} * {k}"
 
