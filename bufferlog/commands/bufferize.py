@@ -62,6 +62,12 @@ def add_plan_options(p) -> None:
     g.add_argument("--out-params", action="store_true",
                    help="a private function's result that is always a fresh buffer becomes "
                         "an argument its callers allocate (public functions keep their ABI)")
+    g.add_argument("--drop-equivalent-buffer-results", nargs="?", const="private",
+                   default="none", choices=("private", "all"), dest="drop_equivalent_results",
+                   help="drop a function result that is one of its arguments' buffers: "
+                        "from private functions (mlir-opt's pass of that name), or with =all "
+                        "from public ones too, which changes their signature (default: keep "
+                        "every result, as mlir-opt's One-Shot Bufferize)")
     g.add_argument("--plan", choices=("default", "none", "all"), default="default",
                    help="none: no stage (mlir-opt's placement); all: every stage")
 
@@ -71,11 +77,13 @@ def plan_options(args):
     from bufferlog.core.records import replace
 
     if args.plan == "none":
-        return PlanOptions.off()
+        return replace(PlanOptions.off(), drop_equivalent_results=args.drop_equivalent_results)
     opts = PlanOptions(**{k: getattr(args, k) for k in PlanOptions._fields})
     if args.plan == "all":
         opts = replace(opts, hoist_to_dominator=True, hoist_out_of_loops=True,
-                       promote_buffers_to_stack=True, out_params=True)
+                       promote_buffers_to_stack=True, out_params=True,
+                       drop_equivalent_results="all" if args.drop_equivalent_results == "all"
+                       else "private")
     return opts
 
 
