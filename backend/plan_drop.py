@@ -19,8 +19,8 @@ Which functions may lose results (``mode``):
 
 from __future__ import annotations
 
-from bufferlog.frontend.attrs import ArrayAttr, TypeAttr
 from bufferlog.frontend import types as T
+from bufferlog.frontend.attrs import ArrayAttr, TypeAttr
 from bufferlog.frontend.ir import Module, Op
 
 from .ir_edit import walk_ops

@@ -1,4 +1,4 @@
-"""``bufferlog bufferize FILE|- [-o OUT] [--strategy oneshot|optimal] [--no-dealloc]
+"""``bufferlog bufferize [FILE|-] [-o OUT] [--strategy oneshot|optimal] [--no-dealloc]
 [--function-boundary-type-conversion identity-layout-map|fully-dynamic-layout-map|infer-layout-map]``:
 rewrite tensor IR into memref IR from the in-place decisions, then insert deallocations."""
 
@@ -64,6 +64,7 @@ def add_plan_options(p) -> None:
                         "an argument its callers allocate (public functions keep their ABI)")
     g.add_argument("--drop-equivalent-buffer-results", nargs="?", const="private",
                    default="none", choices=("private", "all"), dest="drop_equivalent_results",
+                   metavar="=all",
                    help="drop a function result that is one of its arguments' buffers: "
                         "from private functions (mlir-opt's pass of that name), or with =all "
                         "from public ones too, which changes their signature (default: keep "
@@ -92,10 +93,12 @@ def run(args) -> int:
 
     def work(text: str, name: str) -> str:
         opts = oneshot_options(args)
-        if opts.test_analysis_only:
-            from bufferlog.core import UserError
+        if opts.test_analysis_only:  # mlir-opt's meaning: annotate, do not rewrite
+            from bufferlog.api import analyze
 
-            raise UserError("--one-shot-bufferize: test-analysis-only: use `bufferlog analyze`")
+            return analyze(parse(text, name), strategy=args.strategy, engine=args.engine,
+                           rules=args.rules, options=opts, split_ops=args.split_ops
+                           ).annotated(args.mlir_print_debuginfo, args.generic)
         layout = args.layout
         if layout is None:
             layout = opts.function_boundary_type_conversion
@@ -106,6 +109,6 @@ def run(args) -> int:
             from bufferlog.core.records import asdict
 
             print_stats({**figures_row(b.analysis, b), **asdict(b.plan)})
-        return b.print(args.mlir_print_debuginfo)
+        return b.print(args.mlir_print_debuginfo, args.generic)
 
     return run_on_input(args, work)
