@@ -266,6 +266,15 @@ def _deallocate(module, p: Pass, engine: str, rules) -> None:
     from bufferlog.api import _deallocate as deallocate
     from bufferlog.backend.ir_edit import walk_ops
 
+    from bufferlog.frontend import types as T
+
+    on_tensors = next((op for op in walk_ops(module) if any(
+        T.is_tensor(v.type) for v in [*op.operands, *op.results])), None)
+    if on_tensors is not None:
+        raise UserError(f"'{p.name}' on IR that still holds tensors (here a "
+                        f"'{on_tensors.name}') is not supported by bufferlog (bufferize the "
+                        "function boundaries too: -one-shot-bufferize=\"bufferize-function-"
+                        "boundaries\")", on_tensors.loc)
     freed = next((op for op in walk_ops(module)
                   if op.name in ("memref.dealloc", "bufferization.dealloc")), None)
     if freed is not None:

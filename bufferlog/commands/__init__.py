@@ -102,7 +102,11 @@ def add_rules(p: argparse.ArgumentParser) -> None:
 def read_input(path: str) -> tuple[str, str]:
     """Return (display name, text) of FILE or stdin (``<stdin>``)."""
     if path == "-":
-        name, data = STDIN, sys.stdin.buffer.read()
+        name = STDIN
+        try:
+            data = sys.stdin.buffer.read()
+        except (OSError, ValueError) as e:
+            raise UserError(f"cannot read the input from stdin: {e}") from None
     else:
         name = path
         try:

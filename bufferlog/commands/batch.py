@@ -31,6 +31,9 @@ def register(sub) -> None:
     p.add_argument("--engine", choices=["auto", "souffle", "embedded"], default="auto")
     p.add_argument("--rules", metavar="DIR", help="user rule files adding to/overriding rules/")
     p.add_argument("--strategy", choices=["oneshot", "optimal"], default="oneshot")
+    from bufferlog.commands import add_split
+
+    add_split(p)
     p.add_argument("--cache-dir", metavar="DIR",
                    help="result cache (default: $XDG_CACHE_HOME/bufferlog or ~/.cache/bufferlog)")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
@@ -73,8 +76,11 @@ def run(args) -> int:
     files = B.discover(args.paths)
     if not files:
         raise UserError("no .mlir files found")
+    if args.split_input_file:
+        files = B.split_chunks(files, args.split_input_file)
     opts = B.BatchOptions(
         engine=args.engine, rules_dir=args.rules, strategy=args.strategy,
+        split_input_file=args.split_input_file,
         compare=args.compare, mlir_opt=args.mlir_opt, timeout=args.timeout,
         max_memory=args.max_memory,
         debug_sleep={"pattern": args.debug_sleep[0], "seconds": float(args.debug_sleep[1])}
