@@ -24,9 +24,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import oracle  # noqa: E402
-from bufferlog.api import bufferize, parse  # noqa: E402
 from bufferlog.backend.plan import PlanOptions  # noqa: E402
 from gen_programs import generate  # noqa: E402
+
+from bufferlog.api import bufferize, parse  # noqa: E402
 
 needs_runner = pytest.mark.skipif(not oracle.available(run=True), reason="mlir-opt/mlir-runner missing")
 

@@ -265,7 +265,6 @@ def run(module, passes: list[Pass], *, strategy: str = "oneshot", engine: str = 
 def _deallocate(module, p: Pass, engine: str, rules) -> None:
     from bufferlog.api import _deallocate as deallocate
     from bufferlog.backend.ir_edit import walk_ops
-
     from bufferlog.frontend import types as T
 
     on_tensors = next((op for op in walk_ops(module) if any(
