@@ -19,8 +19,8 @@ from bufferlog.core import UserError
 
 
 def check_loop_yields(facts, view) -> None:
-    """Raise a located :class:`UserError` at the first loop terminator that passes a
-    tensor not equivalent to its iteration argument."""
+    """Raise a located :class:`UserError` at the first loop terminator (in mlir-opt's
+    post-order walk) that passes a tensor not equivalent to its iteration argument."""
     equiv = view.greedy.equiv
     vid = facts.value_id
 
@@ -34,7 +34,7 @@ def check_loop_yields(facts, view) -> None:
                 raise UserError(f"{what} #{k} is not equivalent to the corresponding iter "
                                 "bbArg", term.loc)
 
-    for op in facts.ops:
+    for op in _post_order(facts.ops):  # nested loops first: mlir-opt's walk, first error
         if op.name == "scf.for":
             body = op.regions[0].blocks[0]
             check(body.ops[-1], body.ops[-1].operands, body.args[1:], "Yield operand")
@@ -43,3 +43,22 @@ def check_loop_yields(facts, view) -> None:
             cond = before.ops[-1]
             check(cond, cond.operands[1:], before.args, "Condition arg")
             check(after.ops[-1], after.ops[-1].operands, after.args, "Yield operand")
+
+
+def _post_order(ops: list) -> list:
+    """The loops of ``ops`` (every op of the module, in pre-order) in post-order: a loop
+    after the loops nested in it (one walk with an explicit stack)."""
+    known = {id(op) for op in ops}
+    roots = [op for op in ops if op.parent_op is None or id(op.parent_op) not in known]
+    out = []
+    stack = [(op, False) for op in reversed(roots)]
+    while stack:
+        op, done = stack.pop()
+        if done:
+            if op.name in ("scf.for", "scf.while"):
+                out.append(op)
+            continue
+        stack.append((op, True))
+        stack.extend((x, False) for r in reversed(op.regions) for b in reversed(r.blocks)
+                     for x in reversed(b.ops))
+    return out

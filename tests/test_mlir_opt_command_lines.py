@@ -183,3 +183,37 @@ def test_bufferize_takes_test_analysis_only(tmp_path):
             "test-analysis-only", stdin=text)
     b = cli("analyze", "-", "--one-shot-bufferize=bufferize-function-boundaries", stdin=text)
     assert a.returncode == 0 and a.stdout == b.stdout and "__inplace_operands_attr__" in a.stdout
+
+
+def _loop_programs() -> list[tuple[str, str]]:
+    from gen_programs import generate
+
+    out = [(f"dps{s}", generate(s, 12, dps=True)) for s in (0, 3, 7, 12, 15)]
+    out += [(f"forall_cf{s}", generate(s, 12, forall=True, cf=True)) for s in (1, 4, 9)]
+    out += [(p.name, p.read_text()) for p in sorted((oracle.SHARED / "corpus").rglob("*.mlir"))
+            if "scf.for" in p.read_text() or "scf.while" in p.read_text()][:8]
+    return out
+
+
+@needs_oracle
+@pytest.mark.oracle
+@pytest.mark.parametrize("name, text", _loop_programs(), ids=lambda x: x if len(x) < 40 else "")
+def test_loops_without_allow_return_allocs_as_mlir_opt(name, text):
+    """allow-return-allocs-from-loops left out: the same loop is rejected (same message,
+    same place; nested loops checked first, as mlir-opt's walk) or the input accepted."""
+    from bufferlog.api import analyze, parse
+    from bufferlog.core import UserError
+
+    osb = "bufferize-function-boundaries test-analysis-only"
+    try:
+        oracle.mlir_opt(text, f"--one-shot-bufferize={osb}")
+        want = None
+    except oracle.OracleError as e:
+        m = re.search(r"^<stdin>:(\d+:\d+): error: (.*)$", e.stderr, re.M)
+        want = (m[1], m[2])
+    try:
+        analyze(parse(text, "<stdin>"), options=osb, engine="embedded")
+        got = None
+    except UserError as e:
+        got = (str(e.loc).split(":", 1)[1], e.message)
+    assert got == want

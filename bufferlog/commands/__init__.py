@@ -167,6 +167,7 @@ def run_chunks(args: argparse.Namespace, name: str, text: str,
         pieces = [c for c in pieces if select(c)] or pieces
     outputs: list[str | None] = []
     code = 0
+    missing: list[UserError] = []  # expected diagnostics not produced, reported last
     for chunk in pieces:
         verifier = None
         if level:
@@ -185,13 +186,16 @@ def run_chunks(args: argparse.Namespace, name: str, text: str,
             else:
                 verifier.error(e)
         if verifier is not None:
-            problems = verifier.finish()
+            problems = verifier.unexpected()
+            missing += verifier.not_produced()
             for e in problems:
                 report(e)
             code = max(code, 1 if problems else 0)
         if len(pieces) > 1:
             gc.collect()  # the chunk's IR is cyclic garbage now (bufferlog.cli.main: collector off)
-    return outputs, code
+    for e in missing:
+        report(e)
+    return outputs, 1 if missing else code
 
 
 def run_on_input(args: argparse.Namespace, work: Callable[[str, str], str]) -> int:

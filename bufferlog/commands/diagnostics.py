@@ -135,7 +135,12 @@ class Verifier:
         further lines of the same diagnostic)."""
         self.diagnostic("error", err.message.split("\n", 1)[0], err.loc)
 
-    def finish(self) -> list[UserError]:
-        """Every problem found: unexpected diagnostics, then expected ones not produced."""
-        return self.errors + [UserError(f"expected {e.kind} \"{e.text}\" was not produced", e.at)
-                              for e in self.expected if not e.matched]
+    def unexpected(self) -> list[UserError]:
+        """The diagnostics no comment expected (mlir-opt reports them as they come)."""
+        out, self.errors = self.errors, []
+        return out
+
+    def not_produced(self) -> list[UserError]:
+        """The expected diagnostics none matched (mlir-opt reports them at the end)."""
+        return [UserError(f"expected {e.kind} \"{e.text}\" was not produced", e.at)
+                for e in self.expected if not e.matched]
