@@ -369,8 +369,11 @@ def analyze(source: Any, *, strategy: str = "oneshot", engine: str = "auto",
             raise E.AnalysisError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
         from bufferlog.engine.options import OneShotOptions, parse_pass_options
 
-        if isinstance(options, str):
-            options = parse_pass_options(options)
+        if isinstance(options, str):  # mlir-opt's meaning; an analysis is test-analysis-only
+            from bufferlog.core.records import replace
+
+            options = parse_pass_options(options, replace(OneShotOptions.mlir_opt(),
+                                                          test_analysis_only=True))
         options = options or OneShotOptions()
         rules_dir = str(rules) if rules is not None else None
         raw = analyze_module(module, strategy=strategy, engine=engine, rules_dir=rules_dir,
@@ -448,6 +451,11 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
     from bufferlog.backend.plan import PlanOptions
 
     plan = plan or PlanOptions()
+    if isinstance(options, str):
+        from bufferlog.engine.options import parse_pass_options
+
+        with _stage(E.BufferizeError):
+            options = parse_pass_options(options)
     if layout not in LAYOUTS:
         raise E.BufferizeError(f"function-boundary-type-conversion: '{layout}' is unknown "
                                f"(choose from {', '.join(LAYOUTS)})")

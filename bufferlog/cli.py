@@ -162,10 +162,10 @@ def _run_and_exit(argv: list[str] | None) -> None:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    """The parsed command line, mlir-opt's spellings accepted (commands/argv.py). A usage
+    """The parsed command line, mlir-opt's spellings accepted (bufferlog/argv.py). A usage
     error prints the usage of the (sub-)command it concerns, with the closest option to a
     misspelt one, and exits 1."""
-    from bufferlog.commands.argv import UsageError, command_parser, normalize, unknown_option
+    from bufferlog.argv import UsageError, command_parser, normalize, unknown_option
 
     ap = build_parser(argv)
     try:

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oracle  # noqa: E402
 
 from bufferlog.cli import main  # noqa: E402
-from bufferlog.commands.diagnostics import expected_diagnostics  # noqa: E402
+from bufferlog.verify_diagnostics import expected_diagnostics  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 needs_oracle = pytest.mark.skipif(not oracle.available(run=False), reason="mlir-opt-22 missing")

@@ -5,7 +5,7 @@ mlir-opt), reading input (``<stdin>`` for ``-``, encoding errors at their line:c
 bytecode refused), writing output (parent folders made; an unwritable ``-o`` is a user
 error), ``--split-input-file[=MARKER]`` (each chunk processed on its own; a bad chunk
 reports its error and the others still run, as in mlir-opt) and ``--verify-diagnostics``
-(commands/diagnostics.py)."""
+(bufferlog/verify_diagnostics.py)."""
 
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ def run_chunks(args: argparse.Namespace, name: str, text: str,
     for chunk in pieces:
         verifier = None
         if level:
-            from bufferlog.commands.diagnostics import Verifier
+            from bufferlog.verify_diagnostics import Verifier
 
             verifier = Verifier(chunk.text, name, level)
         try:
