@@ -39,7 +39,8 @@ def run(args) -> int:
             return (json.dumps(items, indent=2) + "\n" if args.format == "json"
                     else render_alloc_explanation(items))
         a = analyze(parse(text, name), strategy=args.strategy, engine=args.engine,
-                    rules=args.rules, z3_slices=args.z3_slices, options=oneshot_options(args))
+                    rules=args.rules, z3_slices=args.z3_slices,
+                    options=oneshot_options(args, analysis_only=True))
         res = explain(a, args.op, engine=args.engine, rules=args.rules, depth=args.depth)
         return json.dumps(res.to_json(), indent=2) + "\n" if args.format == "json" else res.text()
 
