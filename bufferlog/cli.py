@@ -56,6 +56,15 @@ class ArgumentParser(argparse.ArgumentParser):
                          **kw)
 
     def error(self, message: str):
+        import re
+
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:  # a misspelt command or value: the closest choice
+            from difflib import get_close_matches
+
+            near = get_close_matches(m[1], re.findall(r"'([^']*)'", m[2]), n=1)
+            if near:
+                message += f"; did you mean '{near[0]}'?"
         self.print_usage(sys.stderr)
         self.exit(1, f"{self.prog}: error: {message}\n")
 

@@ -131,6 +131,8 @@ def test_single_dash_option_is_read_not_written_to_a_file(tmp_path):
     (["bufferize", "F", "-o", "-one-shot-bufferize"], "option '-o' needs a value, not the option"),
     (["analyze", "F", "--strategi", "optimal"], "unknown option '--strategi' (did you mean '--strategy'?)"),
     (["analyze", "F", "-split-input-fil"], "did you mean '--split-input-file'?"),
+    (["analyze", "F", "--strategy", "optimul"], "did you mean 'optimal'?"),
+    (["analyse", "F"], "invalid choice: 'analyse'"),
     (["opt", "F", "-canonicalize"], "pass 'canonicalize' is not one bufferlog runs"),
     (["opt", "F", "-one-shot-bufferize", "-cse"], "pass 'cse' is not one bufferlog runs"),
     (["opt", "F", "--pass-pipeline=builtin.module(canonicalize)"], "pass 'canonicalize' is not"),
@@ -149,7 +151,9 @@ def test_usage_errors_name_the_option(argv, message, tmp_path):
     r = cli(*[str(f) if a == "F" else a for a in argv], cwd=tmp_path)
     assert r.returncode == 1 and message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr and sorted(p.name for p in tmp_path.iterdir()) == ["f.mlir"]
-    if "usage:" in r.stderr:  # the command's usage, not the top-level one
+    if argv[0] == "analyse":  # not a command: the closest one
+        assert "did you mean 'analyze'?" in r.stderr
+    elif "usage:" in r.stderr:  # the command's usage, not the top-level one
         assert f"usage: bufferlog {argv[0]}" in r.stderr
 
 
