@@ -11,18 +11,27 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test venv oracle browser lint bench bench-speed clean
 
+## What running needs: bufferlog and its runtime dependencies (no test or Dask extras);
+## one small run builds the parser tables and checks the rules into the cache (a few
+## seconds, once) so the first real run does not pay for them.
 $(BIN)/bufferlog: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	$(BIN)/bufferlog bufferize examples/raw_conflict.mlir >/dev/null
+	touch $@
+
+## Development: the test and Dask extras too (pytest, hypothesis, ruff, dask).
+$(VENV)/.extras: $(BIN)/bufferlog
 	$(BIN)/pip install -q -e '.[test,dask]'
 	$(BIN)/python -c 'from bufferlog import client; client.precompile()'
 	touch $@
 
-venv: $(BIN)/bufferlog
+venv: $(VENV)/.extras
 
 ## Main job: in-place analysis of a bundled example, then bufferization to memref IR
 ## with deallocations (override with `make run EXAMPLE=path/to/file.mlir`).
-run: venv
+run: $(BIN)/bufferlog
 	@echo "== bufferlog analyze $(EXAMPLE)"
 	$(BIN)/bufferlog analyze $(EXAMPLE)
 	@echo "== bufferlog bufferize $(EXAMPLE)"

@@ -13,16 +13,16 @@ a fresh allocation (or yielded as is when it is a fresh allocation of the loop b
 an scf.if / scf.index_switch result that is the carried buffer or a fresh allocation on
 each path), so a loop iteration never writes a buffer it did not receive. Function boundaries: tensor
 arguments/results become memrefs with the identity layout (or the fully dynamic one);
-a result that is one of the arguments is dropped (callers reuse their operand), the way
-``-drop-equivalent-buffer-results`` does. Anything not understood raises a located
-:class:`UserError` rather than producing wrong IR.
+every result stays in the signature, as mlir-opt's One-Shot Bufferize keeps it (a result
+that is an argument's buffer is dropped only by the separate
+``-drop-equivalent-buffer-results`` stage, :mod:`backend.plan_drop`). Anything not
+understood raises a located :class:`UserError` rather than producing wrong IR.
 """
 
 from __future__ import annotations
 
 from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import (
-    ArrayAttr,
     DenseElementsAttr,
     DenseResourceAttr,
     IntegerAttr,
@@ -247,7 +247,6 @@ class Bufferizer:
         self.ip: Op | None = None  # insertion point: new ops go before it
         self.funcs = {f.attrs["sym_name"].value: f for f in functions(module)}
         self.edits = BlockEdits()
-        self.dropped: dict[str, dict[int, int]] = {}  # callee -> result idx -> arg idx
         self.cause: str | None = None  # why the ops emitted now exist (debug locations)
         # copy insertion (rules/analysis/copies.dl, derived with the decisions)
         final = getattr(an, "final", None) or {}
@@ -409,7 +408,7 @@ class Bufferizer:
         self.tensor_ops = {op for op, ts in self.tensor_operands.items()
                            if ts or any(T.is_tensor(r.type) for r in op.results)}
         self.state: dict[str, str] = {}
-        self.nodrop: set[str] = set()
+        self.recursive: set[str] = set()  # functions called before their rewrite ended
         for f in functions(self.m):
             self.func(f)
         self.edits.flush()
@@ -443,7 +442,6 @@ class Bufferizer:
         ins = tuple(memref_of(t, self.layout) if T.is_tensor(t) and bound else t for t in ft.inputs)
         outs = [memref_of(t, self.layout) if T.is_tensor(t) and bound else t for t in ft.results]
         blocks = f.regions[0].blocks
-        drop: dict[int, int] = {}
         if blocks:
             for a in blocks[0].args:
                 if T.is_tensor(a.type) and bound:
@@ -453,21 +451,14 @@ class Bufferizer:
                 self.leave_on_tensors(blocks[0])
             self.result_types = outs
             self.returned: list[tuple[Op, int, int, Value]] = []  # infer-layout-map
-            self.drop = drop
-            self.may_drop = bound and name != "main" and len(blocks) == 1 and name not in self.nodrop
             self.pending: dict[Block, list[tuple[Op, int, int]]] = {}
             for blk in blocks:
                 if blk is not blocks[0]:
                     self.block_args(blk)
                 self.block(blk)
             if self.layout == "infer-layout-map":
-                self.infer_results(outs, name in self.nodrop)
-        f.attrs["function_type"] = TypeAttr(T.FunctionType(
-            ins, tuple(t for k, t in enumerate(outs) if k not in drop)))
-        if drop and "res_attrs" in f.attrs:
-            f.attrs["res_attrs"] = ArrayAttr(tuple(
-                a for k, a in enumerate(f.attrs["res_attrs"].elems) if k not in drop))
-        self.dropped[name] = drop
+                self.infer_results(outs, name in self.recursive)
+        f.attrs["function_type"] = TypeAttr(T.FunctionType(ins, tuple(outs)))
         self.state[name] = "done"
 
     def block(self, blk) -> None:
@@ -1066,15 +1057,9 @@ class Bufferizer:
         if not self.function_boundaries:
             return self.unknown(op)
         vals = []
-        args = op.parent.parent.entry.args
         for k, v in enumerate(op.operands):
             if self.t_use(op, k):
                 b = self.B(v)
-                root = strip_casts(b)
-                if (self.may_drop and root in args and root.type == self.result_types[k]
-                        and args.index(root) not in self.drop.values()):
-                    self.drop[k] = args.index(root)
-                    continue
                 if self.layout == "infer-layout-map":
                     self.returned.append((op, len(vals), k, b))
                     v = b
@@ -1109,7 +1094,7 @@ class Bufferizer:
         ft = f.attrs["function_type"].type
         ft_in = [memref_of(t, self.layout) if T.is_tensor(t) else t for t in ft.inputs] \
             if any(T.is_tensor(t) for t in ft.inputs) else list(ft.inputs)
-        args, passed, copy_results = [], {}, {}
+        args, copy_results = [], {}
         for i, v in enumerate(op.operands):
             if self.t_use(op, i):
                 r = self.sole_alias_result(op, i)
@@ -1119,22 +1104,15 @@ class Bufferizer:
                 else:  # a copy only if its contents are needed (copy_contents)
                     b = self.operand_buffer(op, i)
                 v = self.to_type(b, ft_in[i])
-                # a result equivalent to this argument is the buffer the callee wrote:
-                # b itself, or the copy a layout the signature cannot take needed
-                passed[i] = b if strip_casts(v) is strip_casts(b) else v
             args.append(v)
         if self.state.get(callee) == "busy":
-            self.nodrop.add(callee)
-        drop = self.dropped.get(callee, {}) if self.state.get(callee) == "done" else {}
-        keep = [r for k, r in enumerate(op.results) if k not in drop]
+            self.recursive.add(callee)
         if self.state.get(callee) == "done":  # the callee's results as bufferized
             types = list(ft.results)
         else:
-            types = [memref_of(r.type, self.layout) if self.is_t(r) else r.type for r in keep]
+            types = [memref_of(r.type, self.layout) if self.is_t(r) else r.type for r in op.results]
         call = self.emit("func.call", args, types, {"callee": op.attrs["callee"]})
-        for k, j in drop.items():
-            self.buf[op.results[k]] = passed[j]
-        for r, n in zip(keep, call.results, strict=True):
+        for r, n in zip(op.results, call.results, strict=True):
             if self.is_t(r):
                 self.buf[r] = n
             else:

@@ -3,6 +3,9 @@ switchable (``bufferlog bufferize --no-fold --no-free-at-last-use ...``), and th
 figures for ``--stats``.
 
 Before deallocation, on the bufferized IR:
+0. results that are an argument's buffer are dropped from private (or, on request, all)
+   functions, as mlir-opt's ``-drop-equivalent-buffer-results`` (:mod:`backend.plan_drop`;
+   off by default: signatures stay as One-Shot Bufferize makes them);
 1. folds mlir-opt's pipeline makes by canonicalizing (:mod:`backend.plan_fold`);
 2. a private function's fresh results become out-parameters its callers allocate
    (:mod:`backend.plan_outparams`);
@@ -23,6 +26,7 @@ from bufferlog.frontend.ir import Module
 from bufferlog.core.records import record, value_class
 
 from .ir_edit import walk_ops
+from .plan_drop import drop_equivalent_results
 from .plan_fold import fold
 from .plan_place import hoist_and_promote, hoist_to_dominator, out_params
 
@@ -41,6 +45,9 @@ class PlanOptions:
     promote_buffers_to_stack: bool = False  # opt-in, as mlir-opt's pass of that name
     max_alloc_size_in_bytes: int = 1024  # mlir-opt's promote-buffers-to-stack default
     out_params: bool = False  # opt-in: changes private functions' signatures
+    # opt-in, as mlir-opt's -drop-equivalent-buffer-results: "private" (its meaning) or
+    # "all" (public functions too); "none" keeps every result
+    drop_equivalent_results: str = "none"
 
     @classmethod
     def off(cls) -> PlanOptions:
@@ -51,7 +58,8 @@ class PlanOptions:
     def all(cls) -> PlanOptions:
         """Every stage."""
         return cls(hoist_to_dominator=True, hoist_out_of_loops=True,
-                   promote_buffers_to_stack=True, out_params=True)
+                   promote_buffers_to_stack=True, out_params=True,
+                   drop_equivalent_results="private")
 
 
 @record
@@ -66,6 +74,7 @@ class PlanStats:
     # out of the two branches of an scf.if (one per pair)
     stack_promotions: int = 0  # allocations turned into memref.alloca
     out_params: int = 0  # private functions' results turned into caller-allocated arguments
+    dropped_results: int = 0  # results that were an argument's buffer, dropped (plan_drop)
     peak_static_bytes: int = 0  # see peak_static_bytes()
 
 
@@ -74,6 +83,7 @@ def before_dealloc(module: Module, opts: PlanOptions, engine: str = "auto",
     """The stages that run on bufferized IR before deallocation (where allocations move:
     rules/placement.dl decides, backend/plan_place.py moves)."""
     st = PlanStats()
+    st.dropped_results = drop_equivalent_results(module, opts.drop_equivalent_results)
     if opts.fold:
         f = fold(module)
         st.folded_copies, st.folded_ifs = f.self_copies, f.constant_ifs

@@ -203,9 +203,10 @@ class Analysis:
     options: Any = field(repr=False, compare=False, default=None)  # engine.options.OneShotOptions
     _annotations: list = field(repr=False, compare=False, default=())
 
-    def annotated(self, debuginfo: bool = False) -> str:
+    def annotated(self, debuginfo: bool = False, generic: bool = False) -> str:
         """The IR annotated like ``mlir-opt --one-shot-bufferize="bufferize-function-
-        boundaries test-analysis-only print-conflicts"`` (``debuginfo``: with locations)."""
+        boundaries test-analysis-only print-conflicts"`` (``debuginfo``: with locations;
+        ``generic``: every op in the generic form)."""
         from bufferlog.frontend.printer import print_module
 
         marks = self._annotations if self._raw is None else self.annotations()[0]
@@ -213,7 +214,8 @@ class Analysis:
         for op, attrs in marks:
             op.attrs = attrs
         try:
-            return print_module(self.module, debuginfo=debuginfo, mlir_opt=True)
+            return print_module(self.module, generic=generic, debuginfo=debuginfo,
+                                mlir_opt=not generic)
         finally:
             for op, attrs in saved:
                 op.attrs = attrs
@@ -229,6 +231,13 @@ class Analysis:
         n = annotate(*self._raw, first)
         if self.options is not None and self.options.dump_alias_sets:
             annotate_alias_sets(facts, an)
+        if self.options is not None and not self.options.print_conflicts:
+            from bufferlog.core.regex import compile as compile_regex
+
+            tag = compile_regex(r"^[CW]_\d+\[")  # a conflict tag (print-conflicts)
+            for op in facts.ops:
+                for key in [k for k in op.attrs if tag.match(k)]:
+                    del op.attrs[key]
         marks = []
         for op, attrs in zip(facts.ops, saved, strict=True):
             if op.attrs != attrs:
@@ -255,12 +264,13 @@ class _MemrefText:
     def text(self) -> str:
         return self.print()
 
-    def print(self, debuginfo: bool = False) -> str:
+    def print(self, debuginfo: bool = False, generic: bool = False) -> str:
         """The module's text; ``debuginfo``: every op ends with its location (the input op
-        it came from, named by its cause for added allocs, copies and frees)."""
+        it came from, named by its cause for added allocs, copies and frees); ``generic``:
+        every op in the generic form."""
         from bufferlog.frontend.printer import print_module
 
-        return print_module(self.module, debuginfo=debuginfo)
+        return print_module(self.module, generic=generic, debuginfo=debuginfo)
 
 
 @record
@@ -371,8 +381,9 @@ def analyze(source: Any, *, strategy: str = "oneshot", engine: str = "auto",
     ``embedded``; ``rules``: a directory of rule files adding to or replacing the shipped
     ones; ``z3_slices``: drop conflicts between slices Z3 proves disjoint (default: on for
     ``optimal`` only); ``options``: mlir-opt's One-Shot options, a
-    ``bufferlog.OneShotOptions`` or an option string such as
-    ``"analysis-heuristic=top-down"``; ``split_ops``: a module of more ops than this is
+    ``bufferlog.OneShotOptions`` (default: bufferlog's defaults) or an option string such
+    as ``"bufferize-function-boundaries analysis-heuristic=top-down"``, which means what
+    it means to mlir-opt (what it leaves out takes mlir-opt's default); ``split_ops``: a module of more ops than this is
     analysed by parts (functions with everything they call or are called by, frontend/
     split.py), one part's engine state alive at a time; such an analysis cannot be
     explained or reused by :func:`bufferize` (None: the whole module at once)."""
@@ -391,12 +402,19 @@ def analyze(source: Any, *, strategy: str = "oneshot", engine: str = "auto",
             raise E.AnalysisError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
         from bufferlog.engine.options import OneShotOptions, parse_pass_options
 
-        if isinstance(options, str):
-            options = parse_pass_options(options)
+        if isinstance(options, str):  # mlir-opt's meaning; an analysis is test-analysis-only
+            from bufferlog.core.records import replace
+
+            options = parse_pass_options(options, replace(OneShotOptions.mlir_opt(),
+                                                          test_analysis_only=True))
         options = options or OneShotOptions()
         rules_dir = str(rules) if rules is not None else None
         raw = analyze_module(module, strategy=strategy, engine=engine, rules_dir=rules_dir,
                              z3_slices=z3_slices, options=options)
+        if not options.allow_return_allocs_from_loops:  # mlir-opt's default
+            from bufferlog.engine.loop_yields import check_loop_yields
+
+            check_loop_yields(raw[0], raw[1])
         a = _analysis(module, raw, strategy, resolve_engine(engine))
         a.options = options
         return a
@@ -468,6 +486,11 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
     from bufferlog.backend.plan import PlanOptions
 
     plan = plan or PlanOptions()
+    if isinstance(options, str):
+        from bufferlog.engine.options import parse_pass_options
+
+        with _stage(E.BufferizeError):
+            options = parse_pass_options(options)
     if layout not in LAYOUTS:
         raise E.BufferizeError(f"function-boundary-type-conversion: '{layout}' is unknown "
                                f"(choose from {', '.join(LAYOUTS)})")

@@ -48,12 +48,23 @@ def _columns() -> int:
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """Usage errors exit 1 (exit 2 means a bufferlog bug); help sized without shutil."""
+    """Usage errors exit 1 (exit 2 means a bufferlog bug); help sized without shutil; no
+    abbreviated options (mlir-opt takes none: ``--split`` is not ``--split-input-file``)."""
 
-    def __init__(self, *args, formatter_class=HelpFormatter, **kw):
-        super().__init__(*args, formatter_class=formatter_class, **kw)
+    def __init__(self, *args, formatter_class=HelpFormatter, allow_abbrev=False, **kw):
+        super().__init__(*args, formatter_class=formatter_class, allow_abbrev=allow_abbrev,
+                         **kw)
 
     def error(self, message: str):
+        import re
+
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:  # a misspelt command or value: the closest choice
+            from difflib import get_close_matches
+
+            near = get_close_matches(m[1], re.findall(r"'([^']*)'", m[2]), n=1)
+            if near:
+                message += f"; did you mean '{near[0]}'?"
         self.print_usage(sys.stderr)
         self.exit(1, f"{self.prog}: error: {message}\n")
 
@@ -135,10 +146,21 @@ def entry() -> None:
     normal ones. The collector stays off to the end: turned on again, it would scan the
     whole heap once at the next allocation (0.3 s after the 5,000-op chain's analysis)
     only for the process to exit."""
+    _run_and_exit(None)
+
+
+def opt_entry() -> None:
+    """The ``bufferlog-opt`` executable: ``bufferlog opt`` under mlir-opt's name, for command
+    lines written for mlir-opt (``bufferlog-opt f.mlir -one-shot-bufferize=...``)."""
+    _run_and_exit(["opt", *sys.argv[1:]])
+
+
+def _run_and_exit(argv: list[str] | None) -> None:
+    """:func:`main`, then leave as :func:`entry` describes."""
     import gc
 
     gc.disable()
-    code = main()
+    code = main(argv)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -148,8 +170,28 @@ def entry() -> None:
     os._exit(code)
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The parsed command line, mlir-opt's spellings accepted (bufferlog/argv.py). A usage
+    error prints the usage of the (sub-)command it concerns, with the closest option to a
+    misspelt one, and exits 1."""
+    from bufferlog.argv import UsageError, command_parser, normalize, unknown_option
+
+    ap = build_parser(argv)
+    try:
+        argv = normalize(ap, argv)
+    except UsageError as e:
+        e.parser.error(e.message)
+    args, extra = ap.parse_known_args(argv)
+    if extra:
+        p, _ = command_parser(ap, argv)
+        word = next((w for w in extra if w.startswith("-") and w != "-"), None)
+        p.error(unknown_option(p, word).message if word
+                else f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def _main(argv: list[str]) -> int:
-    args = build_parser(argv).parse_args(argv)
+    args = parse_args(argv)
     with timing.timed() as timer:
         single_file = isinstance(getattr(args, "file", None), str)
         spinner = Spinner(timer, sys.stderr).start() if single_file and sys.stderr.isatty() else None

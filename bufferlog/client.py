@@ -47,7 +47,17 @@ _STAMP = "bufferlog-bytecode.stamp"
 
 def entry() -> None:
     """The ``bufferlog`` executable (and ``python -m bufferlog``)."""
-    argv = sys.argv[1:]
+    _start(sys.argv[1:])
+
+
+def opt_entry() -> None:
+    """The ``bufferlog-opt`` executable: ``bufferlog opt`` under mlir-opt's name, for command
+    lines written for mlir-opt (``bufferlog-opt f.mlir -one-shot-bufferize=...``)."""
+    _start(["opt", *sys.argv[1:]])
+
+
+def _start(argv: list[str]) -> None:
+    """Answer ``argv`` through a warm server when one is up, else run it here."""
     roots = package_roots()
     ident = identity(roots)
     if argv[:1] != ["serve"] and not os.environ.get("BUFFERLOG_NO_SERVER"):
@@ -56,9 +66,9 @@ def entry() -> None:
             os._exit(code)
     if sys.dont_write_bytecode:
         ensure_bytecode(roots, ident)
-    from bufferlog.cli import entry as run_here
+    from bufferlog.cli import _run_and_exit
 
-    run_here()
+    _run_and_exit(argv)
 
 
 # ---------------------------------------------------------------------------------

@@ -95,7 +95,12 @@ def load() -> dict[str, Any]:
             return data
     except (OSError, EOFError, ValueError, TypeError):
         pass
-    data = build(grammar)
+    from bufferlog.core.timing import phase
+
+    # a first run (or a new grammar, lark or Python) builds the tables: seconds, once
+    sys.stderr.write(f"bufferlog: building the parser tables, once (cached in {path.parent})\n")
+    with phase("building the parser tables (once)"):
+        data = build(grammar)
     data["key"] = key
     _store(path, data)
     return data

@@ -108,7 +108,7 @@ def test_bytes_not_utf8_in_a_comment_are_accepted(tmp_path, capsys):
     assert "input is not valid UTF-8" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [["print"], ["print", "x.mlir", "--bogus"], [],
+@pytest.mark.parametrize("argv", [["print", "x.mlir", "--bogus"], [],
                                   ["analyze", "x.mlir", "--strategy", "best"],
                                   ["batch", "x", "--max-memory", "lots"]])
 def test_usage_errors_exit_1(argv, capsys):
@@ -122,9 +122,18 @@ def test_unwritable_output_is_a_user_error(tmp_path, capsys):
     f = tmp_path / "ok.mlir"
     f.write_text("func.func @f() {\n  return\n}\n")
     for cmd in (["print"], ["bufferize"], ["analyze", "--format", "json"]):
-        assert cli.main([*cmd, str(f), "-o", str(tmp_path / "no" / "dir" / "out.mlir")]) == 1
+        assert cli.main([*cmd, str(f), "-o", str(f / "dir" / "out.mlir")]) == 1  # under a file
         err = capsys.readouterr().err
         assert "error: cannot write output file" in err and "internal" not in err
+
+
+def test_output_folders_are_made(tmp_path, capsys):
+    """``-o out/x.mlir`` makes ``out/`` as ``batch --report`` does (a fresh clone has none)."""
+    f = tmp_path / "ok.mlir"
+    f.write_text("func.func @f() {\n  return\n}\n")
+    out = tmp_path / "no" / "dir" / "out.mlir"
+    assert cli.main(["print", str(f), "-o", str(out)]) == 0
+    assert out.read_text() == "func.func @f() {\n  return\n}\n"
 
 
 def test_version_and_python_m():

@@ -195,8 +195,8 @@ def test_unknown_op_result_yielded_by_loop_is_not_written():
 def test_unknown_ops_via_cli_option_and_option_string():
     path = str(HERE / "unknown_region.mlir")
     a = cli("analyze", path, "--engine", "embedded", "--allow-unknown-ops")
-    b = cli("analyze", path, "--engine", "embedded", "--one-shot-bufferize",
-            "bufferize-function-boundaries allow-unknown-ops")
+    b = cli("analyze", path, "--engine", "embedded",
+            "--one-shot-bufferize=bufferize-function-boundaries allow-unknown-ops print-conflicts")
     assert a.returncode == 0 and a.stdout == b.stdout
     assert oracle.inplace_decisions(a.stdout) == mlir_decisions(text_of("unknown_region"), UNKNOWN_OSB)
 
@@ -281,7 +281,8 @@ def test_boundaries_off_cli():
     path = str(HERE / "no_boundaries_mixed.mlir")
     a = cli("bufferize", path, "--engine", "embedded", "--no-dealloc", "--no-bufferize-function-boundaries")
     b = cli("bufferize", path, "--engine", "embedded", "--no-dealloc",
-            "--one-shot-bufferize", "bufferize-function-boundaries=false")
+            "--one-shot-bufferize=bufferize-function-boundaries=false "
+            "function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops")
     assert a.returncode == 0 and a.stdout == b.stdout
     assert counted(a.stdout) == counted(oracle.mlir_opt(path, "--one-shot-bufferize"))
     p = cli("bufferize", path, "--engine", "embedded", "--no-bufferize-function-boundaries")

@@ -1,7 +1,8 @@
 """The examples in README.md and docs/*.md run as written.
 
-* a ```` ```console ```` block: each ``$ command`` line runs from the repository root (with
-  the venv's ``bufferlog`` first on PATH); the lines after it up to the next ``$`` are its
+* a ```` ```console ```` block: each ``$ command`` line runs from the root of a fresh copy
+  of the repository (no ``out/``, no build state: as on a fresh clone; the venv's
+  ``bufferlog`` first on PATH); the lines after it up to the next ``$`` are its
   expected output (stdout and stderr), where a ``...`` line stands for any lines and a
   ``...`` inside a line for any text;
 * a ```` ```python ```` block runs in a fresh interpreter from a temporary directory;
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -62,14 +64,22 @@ def test_there_are_examples():
     assert len(CONSOLE) >= 5 and PYTHON
 
 
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory) -> Path:
+    """The repository's files as a fresh clone has them (no out/, venv or build state)."""
+    dst = tmp_path_factory.mktemp("clone") / "bufferlog"
+    shutil.copytree(REPO, dst, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "build", "out", "*.egg-info", "__pycache__", ".pytest_cache"))
+    return dst
+
+
 @pytest.mark.parametrize("where,block", CONSOLE, ids=[w for w, _ in CONSOLE])
-def test_console_example(where, block, tmp_path):
+def test_console_example(where, block, clone):
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
                COLUMNS="100")
     env.pop("BUFFERLOG_DEBUG", None)
-    (REPO / "out").mkdir(exist_ok=True)
     for cmd, expected in _commands(block):
-        r = subprocess.run(cmd, shell=True, cwd=REPO, env=env, capture_output=True, text=True,
+        r = subprocess.run(cmd, shell=True, cwd=clone, env=env, capture_output=True, text=True,
                            timeout=300)
         got = r.stderr + r.stdout if "--stats" in cmd else r.stdout + r.stderr
         assert _pattern(expected).fullmatch(got), f"{where}: $ {cmd}\n--- got:\n{got}"

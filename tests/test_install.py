@@ -36,8 +36,12 @@ def test_fresh_venv_wheel_install_runs_outside_the_checkout(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     for needed in ("bufferlog/rules/schema.dl", "bufferlog/rules/analysis/reads.dl",
                    "bufferlog/app/report_template.html", "bufferlog/frontend/grammar/core.lark",
-                   "bufferlog/__main__.py"):
+                   "bufferlog/__main__.py", "bufferlog-0.1.0.dist-info/licenses/LICENSE"):
         assert needed in names, needed
+    meta = zipfile.ZipFile(wheel).read("bufferlog-0.1.0.dist-info/METADATA").decode()
+    assert "License-Expression: MIT" in meta
+    assert "MIT License" in zipfile.ZipFile(wheel).read(
+        "bufferlog-0.1.0.dist-info/licenses/LICENSE").decode()
 
     venv = tmp_path / "venv"
     _run(sys.executable, "-m", "venv", venv, cwd=tmp_path)
@@ -50,6 +54,9 @@ def test_fresh_venv_wheel_install_runs_outside_the_checkout(tmp_path):
     out = _run(exe, "analyze", "f.mlir", cwd=work).stdout
     assert '"C_0[CONFL-WRITE: 1]"' in out
     assert "memref.copy" in _run(exe, "bufferize", "f.mlir", cwd=work).stdout
+    opt = _run(venv / "bin" / "bufferlog-opt", "f.mlir", "-one-shot-bufferize=bufferize-"
+               "function-boundaries", "-buffer-deallocation-pipeline", cwd=work).stdout
+    assert "memref.copy" in opt and sorted(p.name for p in work.iterdir()) == ["f.mlir"]
     assert _run(py, "-m", "bufferlog", "--version", cwd=work).stdout.strip() == "bufferlog 0.1.0"
     checked = _run(exe, "rules", "check", cwd=work).stdout
     assert re.match(r"ok: [1-9]\d* file\(s\)", checked)

@@ -20,10 +20,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import oracle  # noqa: E402
+from bufferlog.engine.options import OneShotOptions  # noqa: E402
 from bufferlog.frontend import split  # noqa: E402
 from gen_programs import generate  # noqa: E402
 
-from bufferlog import api  # noqa: E402
+from bufferlog import api
 from bufferlog.core import UserError  # noqa: E402
 
 needs_runner = pytest.mark.skipif(not oracle.available(run=True), reason="mlir-opt/mlir-runner missing")
@@ -150,7 +151,8 @@ def test_analyze_by_parts_is_the_whole_run(name):
     text_1, json_1 = analysed(text, 1)
     assert json_1 == whole_json
     assert conflicts_renumbered(text_1) == conflicts_renumbered(whole_text)
-    (text_1, json_1), (text_0, json_0) = (analysed(text, n, options="dump-alias-sets") for n in (1, 0))
+    dump = OneShotOptions(dump_alias_sets=True)  # bufferlog's defaults, alias sets printed
+    (text_1, json_1), (text_0, json_0) = (analysed(text, n, options=dump) for n in (1, 0))
     assert json_1 == json_0
     assert conflicts_renumbered(text_1) == conflicts_renumbered(text_0)
 

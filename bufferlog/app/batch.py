@@ -173,6 +173,9 @@ class BatchOptions:
     layout: str | None = None
     # keep the texts a file's report page shows: bufferlog's output (and mlir-opt's)
     pages: bool = False
+    # --split-input-file: the marker; each chunk of a file is a row of its own, named
+    # FILE:LINE (the line where the chunk starts; see split_chunks)
+    split_input_file: str | None = None
     # Test-only fault injection: {"pattern": glob on the file name, "seconds": s} /
     # {"pattern": ..., "mib": n} (hold n MiB of memory for 3 s).
     debug_sleep: dict | None = None
@@ -238,6 +241,33 @@ def discover(paths: Iterable[str]) -> list[str]:
         else:
             raise UserError(f"no such file or directory: {arg}")
     return out
+
+
+def split_chunks(files: list[str], marker: str) -> list[str]:
+    """``--split-input-file``: each file with more than one chunk becomes one entry per
+    chunk, ``FILE:LINE`` (the line where the chunk starts, as mlir-opt's "within split at
+    FILE:LINE"); a file with one chunk, or unreadable, stays as it is."""
+    from bufferlog.core.source import split_input
+
+    out = []
+    for f in files:
+        try:
+            text = Path(f).read_bytes().decode("utf-8", "replace")
+        except OSError:
+            out.append(f)
+            continue
+        pieces = split_input(text, marker)
+        out += [f] if len(pieces) == 1 else [f"{f}:{c.first_line}" for c in pieces]
+    return out
+
+
+def _chunk_of(name: str, options: BatchOptions) -> tuple[str, int | None]:
+    """(file, first line of the chunk) of an entry of :func:`split_chunks`."""
+    if options.split_input_file:
+        m = re.fullmatch(r"(.*):(\d+)", name)
+        if m and not Path(name).exists() and Path(m[1]).is_file():
+            return m[1], int(m[2])
+    return name, None
 
 
 # ---------------------------------------------------------------------------------
@@ -356,6 +386,7 @@ def analyze_file(path: str, options: BatchOptions | dict | None = None,
     options = options or BatchOptions()
     t0 = time.perf_counter()
     row = empty_row(path, compare=options.compare == "mlir-opt")
+    path, chunk = _chunk_of(path, options)  # a chunk's row keeps its FILE:LINE name
     text = None
     try:
         if data is None:
@@ -368,6 +399,11 @@ def analyze_file(path: str, options: BatchOptions | dict | None = None,
             time.sleep(3)
             del ballast
         text = decode(data, path)
+        if chunk is not None:
+            from bufferlog.core.source import split_input
+
+            text = next(c.text for c in split_input(text, options.split_input_file)
+                        if c.first_line == chunk)
         if _COMMENT_ONLY.match(text):
             row.update(status="empty", ops=0, tensor_operands=0)
         else:
@@ -1116,15 +1152,17 @@ def run_batch(files: list[str], options: BatchOptions, executor: Any = None,
 
     try:
         for i, f in enumerate(files):
+            real, chunk = _chunk_of(f, options)
             if cache is None:
-                todo.append(Task(i, f))
+                todo.append(Task(i, f, None if chunk is None else Path(real).read_bytes()))
                 continue
             try:
-                data = Path(f).read_bytes()
+                data = Path(real).read_bytes()
             except OSError:
                 todo.append(Task(i, f))
                 continue
-            keys[i] = k = cache_key(data, rules_h, options)
+            keys[i] = k = cache_key(data if chunk is None else data + f"\0{chunk}".encode(),
+                                    rules_h, options)
             hit = cache.get(k)
             if hit is not None:
                 hit = _name_in(hit, f)

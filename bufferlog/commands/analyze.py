@@ -28,12 +28,16 @@ def add_oneshot_options(p) -> None:
     from bufferlog.engine.options import HEURISTICS
 
     g = p.add_argument_group("One-Shot options (mlir-opt's names)")
-    g.add_argument("--one-shot-bufferize", metavar="OPTIONS", default="",
-                   help='a verbatim option string, as in mlir-opt --one-shot-bufferize="..." '
-                        "(the flags below override it)")
+    g.add_argument("--one-shot-bufferize", metavar="=OPTIONS", nargs="?", const="",
+                   default=None,
+                   help='mlir-opt\'s option string, pasted as is (--one-shot-bufferize="..."): '
+                        "it means what it means to mlir-opt, every option it leaves out at "
+                        "mlir-opt's default (function boundaries off, ...); the flags below "
+                        "override it")
     g.add_argument("--bufferize-function-boundaries", action=argparse.BooleanOptionalAction,
                    default=None, help="bufferize function signatures and calls (default: on, "
-                                      "unlike mlir-opt)")
+                                      "unlike mlir-opt; off when --one-shot-bufferize does "
+                                      "not name it)")
     g.add_argument("--analysis-heuristic", choices=HEURISTICS, default=None,
                    help="the order of the in-place decisions (default: bottom-up)")
     g.add_argument("--allow-unknown-ops", action="store_const", const=True, default=None,
@@ -47,12 +51,19 @@ def add_oneshot_options(p) -> None:
                    help="annotate every tensor result and block argument with its alias set")
 
 
-def oneshot_options(args):
-    """The OneShotOptions of the parsed command line: the option string, then the flags."""
+def oneshot_options(args, analysis_only: bool = False):
+    """The OneShotOptions of the parsed command line: bufferlog's defaults, or, when
+    ``--one-shot-bufferize`` is given, its string read from mlir-opt's defaults (with
+    ``test-analysis-only`` set for a command that only analyses); then the flags."""
     from bufferlog.core.records import replace
-    from bufferlog.engine.options import parse_pass_options
+    from bufferlog.engine.options import OneShotOptions, parse_pass_options
 
-    opts = parse_pass_options(getattr(args, "one_shot_bufferize", "") or "")
+    text = getattr(args, "one_shot_bufferize", None)
+    if text is None:
+        opts = OneShotOptions()
+    else:
+        opts = parse_pass_options(text, replace(OneShotOptions.mlir_opt(),
+                                                test_analysis_only=analysis_only))
     flags = {"bufferize_function_boundaries": "bufferize_function_boundaries",
              "analysis_heuristic": "analysis_heuristic", "allow_unknown_ops": "allow_unknown_ops",
              "unknown_type_conversion": "unknown_type_conversion",
@@ -104,14 +115,14 @@ def run(args) -> int:
 
     def work(text: str, name: str) -> str:
         a = analyze(parse(text, name), strategy=args.strategy, engine=args.engine,
-                    rules=args.rules, z3_slices=args.z3_slices, options=oneshot_options(args),
-                    split_ops=args.split_ops)
+                    rules=args.rules, z3_slices=args.z3_slices,
+                    options=oneshot_options(args, analysis_only=True), split_ops=args.split_ops)
         if args.stats:
             print_stats(asdict(a.figures))
         if args.format == "json":
             import json
 
             return json.dumps(a.to_json(), indent=2) + "\n"
-        return a.annotated(args.mlir_print_debuginfo)
+        return a.annotated(args.mlir_print_debuginfo, args.generic)
 
     return run_on_input(args, work)

@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from bufferlog.commands import COMMANDS, add_check_output
+from bufferlog.commands import COMMANDS, add_check_output, add_split
 from bufferlog.commands.analyze import add_oneshot_options
 from bufferlog.commands.bufferize import add_plan_options
 from bufferlog.core import UserError
@@ -39,6 +39,7 @@ def register(sub) -> None:
                    help="memref layout of function arguments and results, as bufferize's")
     add_oneshot_options(p)
     add_plan_options(p)
+    add_split(p)
     p.add_argument("--cache-dir", metavar="DIR",
                    help="result cache (default: $XDG_CACHE_HOME/bufferlog or ~/.cache/bufferlog)")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
@@ -82,8 +83,11 @@ def run(args) -> int:
     files = B.discover(args.paths)
     if not files:
         raise UserError("no .mlir files found")
+    if args.split_input_file:
+        files = B.split_chunks(files, args.split_input_file)
     opts = B.BatchOptions(
         engine=args.engine, rules_dir=args.rules, strategy=args.strategy,
+        split_input_file=args.split_input_file,
         compare=args.compare, mlir_opt=args.mlir_opt, timeout=args.timeout,
         max_memory=args.max_memory, oneshot=oneshot_text(args), plan=_plan(args),
         layout=args.layout, check_output=args.check_output,

@@ -1,4 +1,4 @@
-"""``bufferlog bufferize FILE|- [-o OUT] [--strategy oneshot|optimal] [--no-dealloc]
+"""``bufferlog bufferize [FILE|-] [-o OUT] [--strategy oneshot|optimal] [--no-dealloc]
 [--function-boundary-type-conversion identity-layout-map|fully-dynamic-layout-map|infer-layout-map]``:
 rewrite tensor IR into memref IR from the in-place decisions, then insert deallocations."""
 
@@ -70,6 +70,13 @@ def add_plan_options(p) -> None:
     g.add_argument("--out-params", action="store_true",
                    help="a private function's result that is always a fresh buffer becomes "
                         "an argument its callers allocate (public functions keep their ABI)")
+    g.add_argument("--drop-equivalent-buffer-results", nargs="?", const="private",
+                   default="none", choices=("private", "all"), dest="drop_equivalent_results",
+                   metavar="=all",
+                   help="drop a function result that is one of its arguments' buffers: "
+                        "from private functions (mlir-opt's pass of that name), or with =all "
+                        "from public ones too, which changes their signature (default: keep "
+                        "every result, as mlir-opt's One-Shot Bufferize)")
     g.add_argument("--plan", choices=("default", "none", "all"), default="default",
                    help="none: no stage (mlir-opt's placement); all: every stage")
 
@@ -79,11 +86,13 @@ def plan_options(args):
     from bufferlog.core.records import replace
 
     if args.plan == "none":
-        return PlanOptions.off()
+        return replace(PlanOptions.off(), drop_equivalent_results=args.drop_equivalent_results)
     opts = PlanOptions(**{k: getattr(args, k) for k in PlanOptions._fields})
     if args.plan == "all":
         opts = replace(opts, hoist_to_dominator=True, hoist_out_of_loops=True,
-                       promote_buffers_to_stack=True, out_params=True)
+                       promote_buffers_to_stack=True, out_params=True,
+                       drop_equivalent_results="all" if args.drop_equivalent_results == "all"
+                       else "private")
     return opts
 
 
@@ -92,10 +101,12 @@ def run(args) -> int:
 
     def work(text: str, name: str) -> str:
         opts = oneshot_options(args)
-        if opts.test_analysis_only:
-            from bufferlog.core import UserError
+        if opts.test_analysis_only:  # mlir-opt's meaning: annotate, do not rewrite
+            from bufferlog.api import analyze
 
-            raise UserError("--one-shot-bufferize: test-analysis-only: use `bufferlog analyze`")
+            return analyze(parse(text, name), strategy=args.strategy, engine=args.engine,
+                           rules=args.rules, options=opts, split_ops=args.split_ops
+                           ).annotated(args.mlir_print_debuginfo, args.generic)
         layout = args.layout
         if layout is None:
             layout = opts.function_boundary_type_conversion
@@ -107,6 +118,6 @@ def run(args) -> int:
             from bufferlog.core.records import asdict
 
             print_stats({**figures_row(b.analysis, b), **asdict(b.plan)})
-        return b.print(args.mlir_print_debuginfo)
+        return b.print(args.mlir_print_debuginfo, args.generic)
 
     return run_on_input(args, work)

@@ -1,9 +1,10 @@
 """``bufferlog datalog run|explain``: generic engine access to any Soufflé-subset program,
-with Soufflé's flags: ``-F`` facts directory (every ``.input`` relation needs its
-``<rel>.facts``, empty for none), ``-D`` output directory, ``-I`` include directories
-(``#include "schema.dl"`` finds the shipped schema).
+with Soufflé's flags and their meanings: ``-F`` facts directory (default ``.``; every
+``.input`` relation needs its ``<rel>.facts``, empty for none), ``-D`` output directory
+(``-D -``: stdout, in Soufflé's layout), ``-I`` include directories (``#include
+"schema.dl"`` finds the shipped schema).
 
-    bufferlog datalog run PROGRAM.dl -F DIR [-D OUT] [-I DIR]... [--engine E] [--timeout S]
+    bufferlog datalog run PROGRAM.dl [-F DIR] [-D OUT|-] [-I DIR]... [--engine E] [--timeout S]
     bufferlog datalog explain PROGRAM.dl -F DIR 'rel("a",1)' [--why-not]
                               [--format json|text] [--depth N]
 """
@@ -22,8 +23,9 @@ from bufferlog.engine.run import ENGINES
 
 def _common(q: argparse.ArgumentParser) -> None:
     q.add_argument("program", metavar="PROGRAM.dl")
-    q.add_argument("-F", "--facts", metavar="DIR",
-                   help="directory of <rel>.facts TSV files (one per .input relation)")
+    q.add_argument("-F", "--facts", metavar="DIR", default=".",
+                   help="directory of <rel>.facts TSV files (one per .input relation; "
+                        "default: the current directory, as Soufflé)")
     q.add_argument("-I", "--include-dir", action="append", default=[], metavar="DIR",
                    help="where #include looks after the including file's directory "
                         "(repeatable; the shipped rules come last)")
@@ -38,7 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ds.required = True
     r = ds.add_parser("run", help="evaluate; print or write (-D) the output relations")
     _common(r)
-    r.add_argument("-D", "--output-dir", metavar="OUT", help="write <rel>.csv files here")
+    r.add_argument("-D", "--output-dir", metavar="OUT",
+                   help="write <rel>.csv files here; '-': print every output relation on "
+                        "stdout as Soufflé's -D - does")
     r.add_argument("-j", "--jobs", type=int, default=1, help="threads (souffle)")
     r.add_argument("--compiled", action="store_true", help="souffle: compiled, cached binary")
     r.set_defaults(func=_run)
@@ -58,7 +62,9 @@ def _run(args: argparse.Namespace) -> int:
     prog = Program.load(args.program, args.rules, args.include_dir)
     res = run(prog, args.facts, engine=args.engine, timeout=args.timeout, jobs=args.jobs,
               compiled=args.compiled)
-    if args.output_dir:
+    if args.output_dir == "-":
+        sys.stdout.write(souffle_stdout(res.relations.items()))
+    elif args.output_dir:
         out = Path(args.output_dir)
         try:
             out.mkdir(parents=True, exist_ok=True)
@@ -73,6 +79,17 @@ def _run(args: argparse.Namespace) -> int:
                 print("  " + "\t".join(str(v) for v in row))
     print(f"[{res.engine}] {res.seconds:.3f} s", file=sys.stderr)
     return 0
+
+
+def souffle_stdout(relations) -> str:
+    """Relations as Soufflé prints them with ``-D -``: for each, a dashed line, its name,
+    a line of ``=``, its tuples as tab-separated lines, and a closing line of ``=``."""
+    out = []
+    for rel, rows in relations:
+        out.append(f"---------------\n{rel}\n===============\n")
+        out += ["\t".join(str(v) for v in row) + "\n" for row in sorted(rows)]
+        out.append("===============\n")
+    return "".join(out)
 
 
 def _explain(args: argparse.Namespace) -> int:

@@ -1,4 +1,4 @@
-"""``bufferlog dealloc FILE|- [-o OUT] [--emit memref-dealloc|bufferization-dealloc]
+"""``bufferlog dealloc [FILE|-] [-o OUT] [--emit memref-dealloc|bufferization-dealloc]
 [--rules DIR] [--stats]``: insert buffer deallocations into memref IR (ownership-based,
 derived by rules)."""
 
@@ -41,6 +41,6 @@ def run(args) -> int:
             print_stats({**stats, **asdict(d.figures)})
             for r in reasons:
                 print(r, file=sys.stderr)
-        return d.print(args.mlir_print_debuginfo)
+        return d.print(args.mlir_print_debuginfo, args.generic)
 
     return run_on_input(args, work)

@@ -1,18 +1,23 @@
-"""``bufferlog facts FILE -o DIR``: export the input facts of rules/schema.dl as TSV."""
+"""``bufferlog facts [FILE|-] -o DIR|-``: export the input facts of rules/schema.dl as TSV,
+one ``<relation>.facts`` per relation in DIR, or with ``-o -`` on stdout in Soufflé's
+``-D -`` layout (commands/datalog.py ``souffle_stdout``). With ``--split-input-file``,
+chunk N's facts go to ``DIR/N`` (numbered from 1; on stdout, the chunks are separated by
+``// -----`` lines)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from bufferlog.commands import COMMANDS, add_common, read_input
+from bufferlog.commands import COMMANDS, add_file, chunks, join_outputs, read_input, run_chunks
 from bufferlog.core import UserError
 
 
 def register(sub) -> None:
     p = sub.add_parser("facts", help=COMMANDS["facts"])
-    p.add_argument("file", metavar="FILE", help="input .mlir file, or - for stdin")
-    p.add_argument("-o", "--output", metavar="DIR", required=True, help="output directory")
+    add_file(p)
+    p.add_argument("-o", "--output", metavar="DIR", required=True,
+                   help="output directory, or - for stdout")
     p.add_argument("--with-decisions", action="store_true",
                    help="also the analysis' decisions and what rules/explain.dl reads besides "
                         "the input facts: `datalog explain` on explain.dl expands explain's proofs")
@@ -20,7 +25,6 @@ def register(sub) -> None:
                                                   "or replacing the shipped ones")
     p.add_argument("--strategy", choices=("oneshot", "optimal"), default="oneshot",
                    help="with --with-decisions: whose decisions")
-    add_common(p)
     p.set_defaults(func=run)
 
 
@@ -29,22 +33,42 @@ def run(args) -> int:
     from bufferlog.frontend.facts import export
 
     name, text = read_input(args.file)
-    out = Path(args.output)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"output is not a directory: {out}")
-    if args.with_decisions:
-        return _with_decisions(args, parse(text, name), out)
-    facts = export(parse(text, name))
-    try:
-        paths = facts.write_tsv(out)
-    except OSError as e:
-        raise UserError(f"cannot write facts to {out}: {e.strerror or e}") from None
-    total = sum(len(r) for r in facts.rows.values())
-    print(f"wrote {len(paths)} relations, {total} facts to {out}", file=sys.stderr)
-    return 0
+    if args.with_decisions and args.output == "-":
+        raise UserError("--with-decisions writes a directory: give -o DIR")
+    split = len(chunks(args, text)) > 1
+    count = iter(range(1, 1 << 30))
+
+    def work(chunk_text: str, name: str) -> str:
+        n = next(count)
+        if args.with_decisions:
+            out = Path(args.output) / str(n) if split else Path(args.output)
+            if out.exists() and not out.is_dir():
+                raise UserError(f"output is not a directory: {out}")
+            _with_decisions(args, parse(chunk_text, name), out)
+            return ""
+        facts = export(parse(chunk_text, name))
+        if args.output == "-":
+            from bufferlog.commands.datalog import souffle_stdout
+
+            return souffle_stdout(facts.rows.items())
+        out = Path(args.output) / str(n) if split else Path(args.output)
+        if out.exists() and not out.is_dir():
+            raise UserError(f"output is not a directory: {out}")
+        try:
+            paths = facts.write_tsv(out)
+        except OSError as e:
+            raise UserError(f"cannot write facts to {out}: {e.strerror or e}") from None
+        total = sum(len(r) for r in facts.rows.values())
+        print(f"wrote {len(paths)} relations, {total} facts to {out}", file=sys.stderr)
+        return ""
+
+    outputs, code = run_chunks(args, name, text, work)
+    if args.output == "-":
+        sys.stdout.write(join_outputs(outputs) if split else (outputs[0] or ""))
+    return code
 
 
-def _with_decisions(args, module, out: Path) -> int:
+def _with_decisions(args, module, out: Path) -> None:
     """The facts ``explain`` runs rules/explain.dl on: the module's, the decisions
     (``inplace`` / ``out_of_place`` ...), and the Z3 answers and callee summaries the
     analysis used; one ``<rel>.facts`` per input relation of the program (empty ones too)."""
@@ -70,4 +94,3 @@ def _with_decisions(args, module, out: Path) -> int:
     print(f"wrote {len(inputs)} relations, {total} facts to {out} (input facts and decisions)\n"
           f"expand a proof node: bufferlog datalog explain {main} -F {out}{rules} 'TUPLE'",
           file=sys.stderr)
-    return 0

@@ -1,4 +1,5 @@
-"""``bufferlog print FILE|- [-o OUT] [--generic]``: parse MLIR and print it back."""
+"""``bufferlog print [FILE|-] [-o OUT] [--mlir-print-op-generic]``: parse MLIR and print it
+back."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from bufferlog.commands import COMMANDS, add_io, run_on_input
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("print", help=COMMANDS["print"])
     add_io(p)
-    p.add_argument("--generic", action="store_true",
-                   help="print every op in the generic form")
+    p.add_argument("--generic", dest="generic", action="store_true",
+                   help="the same as --mlir-print-op-generic")
     p.set_defaults(func=run)
 
 

@@ -14,10 +14,18 @@ SPLIT_MARKER = "// -----"
 _LOC = compile_regex(r"^(?P<file>.*):(?P<line>\d+):(?P<col>\d+)$")
 
 
+#: the first bytes of an MLIR bytecode file
+BYTECODE_MAGIC = b"ML\xefR"
+
+
 def decode(data: bytes, name: str) -> str:
     """UTF-8 text of ``data``; a bad byte inside a ``//`` comment becomes U+FFFD (mlir-opt
     accepts any bytes there), anywhere else it is a :class:`UserError` at its line:col
-    (the column counts the characters before it on its line, plus one)."""
+    (the column counts the characters before it on its line, plus one). MLIR bytecode is
+    refused with the way to its text."""
+    if data.startswith(BYTECODE_MAGIC):
+        raise UserError("the input is MLIR bytecode, which bufferlog does not read: convert "
+                        "it to text first (mlir-opt FILE -o FILE.mlir)", name)
     parts, pos = [], 0
     while True:
         try:
@@ -88,12 +96,12 @@ class Chunk:
     first_line: int  # 1-based line of the original file where the chunk starts
 
 
-def split_input(text: str) -> list[Chunk]:
-    """Split at every ``// -----`` (as mlir-opt's ``--split-input-file``: a chunk starts
+def split_input(text: str, marker: str = SPLIT_MARKER) -> list[Chunk]:
+    """Split at every ``marker`` (as mlir-opt's ``--split-input-file``: a chunk starts
     right after the marker)."""
     chunks, pos = [], 0
     while True:
-        end = text.find(SPLIT_MARKER, pos)
+        end = text.find(marker, pos)
         piece = text[pos:] if end < 0 else text[pos:end]
         line_start = text.rfind("\n", 0, pos) + 1
         lines_before = text.count("\n", 0, pos)
@@ -101,7 +109,7 @@ def split_input(text: str) -> list[Chunk]:
         chunks.append(Chunk(pad + piece, lines_before + 1))
         if end < 0:
             return chunks
-        pos = end + len(SPLIT_MARKER)
+        pos = end + len(marker)
 
 
 def join_outputs(outputs: list[str | None]) -> str:
