@@ -205,6 +205,20 @@ TAGS = ("origin", "origin_id", "tv_use", "tv_prod", "tv_def", "tv_def_before", "
         "tv_parts", "tv_pass", "tv_pass_view")
 
 
+#: the tags that name an operand by its position: ``[(operand, value)]``
+OPERAND_TAGS = ("tv_use", "tv_prod", "tv_pass")
+
+
+def keep_operands(op: Op, kept: list[int]) -> None:
+    """``op`` keeps only its operands at the positions ``kept`` (in order): renumber its
+    operand tags to the new positions, drop those of the operands that go away. A stage that
+    removes operands calls this first (and then :meth:`Op.set_operands`)."""
+    where = {old: new for new, old in enumerate(kept)}
+    for k in OPERAND_TAGS:
+        if hasattr(op, k):
+            setattr(op, k, [(where[i], v) for i, v in getattr(op, k) if i in where])
+
+
 def handover(old: Op, new: Op | None = None) -> None:
     """``old`` is about to leave the program: ``new`` replaces it and takes every tag, or
     (no ``new``) the values complete after ``old`` are complete after the op that follows

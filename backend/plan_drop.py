@@ -24,6 +24,7 @@ from bufferlog.frontend.attrs import ArrayAttr, TypeAttr
 from bufferlog.frontend.ir import Module, Op
 
 from .ir_edit import walk_ops
+from .output_map import handover, keep_operands
 
 MODES = ("none", "private", "all")
 
@@ -106,7 +107,9 @@ def _drop_from_function(f: Op, drop: dict[int, int]) -> None:
     for b in f.regions[0].blocks:
         ret = b.ops[-1] if b.ops else None
         if ret is not None and ret.name == "func.return":
-            ret.set_operands([v for k, v in enumerate(ret.operands) if k not in drop])
+            kept = [k for k in range(len(ret.operands)) if k not in drop]
+            keep_operands(ret, kept)
+            ret.set_operands([ret.operands[k] for k in kept])
     ft: T.FunctionType = f.attrs["function_type"].type
     f.attrs["function_type"] = TypeAttr(T.FunctionType(
         ft.inputs, tuple(t for k, t in enumerate(ft.results) if k not in drop)))
@@ -124,6 +127,7 @@ def _drop_from_call(call: Op, drop: dict[int, int]) -> Op:
     new = Op("func.call", list(call.operands), [r.type for r in kept], dict(call.attrs),
              loc=call.loc, result_names=[r.name for r in kept])
     new.cause = getattr(call, "cause", None)
+    handover(call, new)
     blk.insert_before(call, new)
     for k, j in drop.items():
         r, v = call.results[k], call.operands[j]

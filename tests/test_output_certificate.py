@@ -50,12 +50,12 @@ def insert_dest_read_as_slice(mp):
     """The slice prover reads an insert_slice's destination as the slice alone."""
     access = SliceProver.access
 
-    def mutant(self, u, write, fresh=frozenset()):
+    def mutant(self, u, write, *args, **kw):
         o, i = u
         an = self.an
         if not write and o in an.subset_insert and i == an.subset_insert[o][1]:
-            return access(self, u, True, fresh)
-        return access(self, u, write, fresh)
+            return access(self, u, True, *args, **kw)
+        return access(self, u, write, *args, **kw)
     mp.setattr(SliceProver, "access", mutant)
 
 
