@@ -168,6 +168,7 @@ class Frees:
         for s, v, u in d.rel("sink_retain"):
             self.retain[(-1 - s, v)].add(u)
         self.returns = {t for (t,) in d.rel("retain_returned")}
+        self.distinct = {(t, min(v, f), max(v, f)) for t, v, f in d.rel("fresh_distinct")}
         self.alt: dict[tuple[int, int], list[int]] = defaultdict(list)  # (t, u) -> ds
         for t, u, dv in d.rel("alt_free"):
             self.alt[(t, u)].append(dv)
@@ -202,7 +203,7 @@ class Frees:
         ``early`` maps to an op (right after its last use: ``free_after``,
         ``free_at_start``) is freed before that op instead."""
         d = self.d
-        for grp in self._groups(items, roots):
+        for grp in self._groups(items, roots, point):
             kept = sorted({u for it in grp for u in self.retain.get((point, it.vid), ())})
             if kept:
                 names = ", ".join(d.name(it.value) for it in grp)
@@ -280,9 +281,10 @@ class Frees:
             return Item(vid, d.val[vid], [], "")
         return Item(vid, d.val[vid], lits, " and ".join(why))
 
-    def _groups(self, items: list[Item], roots: dict[int, set[int]]) -> list[list[Item]]:
+    def _groups(self, items: list[Item], roots: dict[int, set[int]], point: int) -> list[list[Item]]:
         """Items that may be one buffer, owned at once, form a group (union-find over
-        shared allocation sites, then Z3's exclusivity proof splits what it can)."""
+        shared allocation sites, then the rules' ``fresh_distinct`` pairs and Z3's
+        exclusivity proof split what they can)."""
         parent = list(range(len(items)))
 
         def find(x: int) -> int:
@@ -303,10 +305,10 @@ class Frees:
             groups[find(k)].append(k)
         out: list[list[Item]] = []
         for ks in groups.values():
-            out.extend(self._split(ks, items, roots))
+            out.extend(self._split(ks, items, roots, point))
         return out
 
-    def _split(self, ks: list[int], items: list[Item], roots) -> list[list[Item]]:
+    def _split(self, ks: list[int], items: list[Item], roots, point: int) -> list[list[Item]]:
         if len(ks) == 1:
             return [[items[ks[0]]]]
         parent = {k: k for k in ks}
@@ -320,6 +322,8 @@ class Frees:
             for b in ks[a_i + 1:]:
                 ia, ib = items[a], items[b]
                 if roots[ia.vid].isdisjoint(roots[ib.vid]):
+                    continue
+                if (point, min(ia.vid, ib.vid), max(ia.vid, ib.vid)) in self.distinct:
                     continue
                 if self.cond.exclusive(ia.lits, ib.lits):
                     continue
@@ -364,16 +368,41 @@ class Frees:
             self.stats.static += 1
 
     def _emit_runtime(self, top: Op, group: list[Item], kept: list[Value] = ()) -> None:
+        """Free the buffers of ``group`` once each, each under its condition, none that is
+        the buffer of a ``kept`` value: a chain of one-memref ``bufferization.dealloc``s,
+        last member first, each retaining the members before it (and ``kept``). A member
+        that is an earlier one's buffer is not freed: its condition passes to that member
+        (the retain results). Each link lowers to inline pointer comparisons; one
+        ``bufferization.dealloc`` of several memrefs would call a helper that allocates
+        its pointer and flag arrays on the heap at every execution."""
+        d = self.d
+        vals = [it.value for it in group]
         conds = [self.materialize(top, it.lits) for it in group]
-        self._bufz_dealloc(top, [it.value for it in group], conds, list(kept))
+        for k in range(len(vals) - 1, 0, -1):
+            res = self._bufz_dealloc(top, [vals[k]], [conds[k]], vals[:k] + list(kept))
+            for j in range(k):
+                conds[j] = d.either(conds[j], res[j], top)
+        first = vals[0]
+        if kept or d.emit == "bufferization-dealloc":
+            self._bufz_dealloc(top, [first], [conds[0]], list(kept))
+        elif conds[0] in d.constants and d.constants[conds[0]]:
+            d.insert_before(top, Op("memref.dealloc", [first], []))
+        else:
+            body = Block()
+            body.append(Op("memref.dealloc", [first], []))
+            body.append(Op("scf.yield", []))
+            d.insert_before(top, Op("scf.if", [conds[0]], [], {}, [Region([body]), Region()]))
         self.stats.runtime += 1
 
     def _bufz_dealloc(self, top: Op, memrefs: list[Value], conds: list[Value],
-                      kept: list[Value] | None = None) -> None:
+                      kept: list[Value] | None = None) -> list[Value]:
         """``bufferization.dealloc (memrefs) if (conds) retain (kept)``: frees each memref
-        whose condition holds, once per buffer, unless it is the buffer of a kept value."""
+        whose condition holds, once per buffer, unless it is the buffer of a kept value;
+        its results: for each kept value, whether a freed-if-not-kept memref was its
+        buffer with its condition true (the ownership that passes to it)."""
         kept = kept or []
         op = Op("bufferization.dealloc", [*memrefs, *conds, *kept], [I1] * len(kept),
                 {"operandSegmentSizes": DenseArrayAttr("i32", (len(memrefs), len(conds),
                                                                len(kept)))})
         self.d.insert_before(top, op)
+        return list(op.results)

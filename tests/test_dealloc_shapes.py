@@ -104,7 +104,10 @@ def test_stats_give_a_reason_for_every_runtime_check(path: Path) -> None:
     assert len(st.reasons) == st.conditional + st.runtime
     assert all(re.match(r"\S+:\d+:\d+: (guarded free of .+: .+|runtime alias check freeing .+)$", r)
                for r in st.reasons), st.reasons
-    assert mine.count("bufferization.dealloc") == st.runtime
+    # a runtime alias check is a chain of one-memref bufferization.deallocs (one per member
+    # but the first): none without a reason, and none in a program without runtime checks
+    assert (mine.count("bufferization.dealloc") > 0) == (st.runtime > 0)
+    assert mine.count("bufferization.dealloc") >= st.runtime
 
 
 def test_suite_covers_the_shapes() -> None:
