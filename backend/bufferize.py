@@ -46,7 +46,7 @@ from .ir_edit import BlockEdits, walk_ops
 INDEX = T.IndexType()
 LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map", "infer-layout-map")
 VIEW_CHAIN = ("memref.expand_shape", "memref.collapse_shape", "memref.cast")
-PASS_THROUGH = ("linalg.yield", "linalg.index", "scf.yield", "scf.condition")
+PASS_THROUGH = ("linalg.yield", "linalg.index", "scf.yield", "scf.condition", "vector.yield")
 
 
 class BufferizeError(UserError):
@@ -71,8 +71,20 @@ def memref_of(t, layout: str = "identity-layout-map"):
 
 
 def with_space(t: T.MemRefType, space) -> T.MemRefType:
-    """Memref type ``t`` in memory space ``space`` (an attribute, or None)."""
-    return T.MemRefType(t.shape, t.elem, t.layout, space)
+    """Memref type ``t`` in memory space ``space`` (an attribute, or None; the integer 0 is
+    the default space, which MLIR's memref type does not spell)."""
+    return T.MemRefType(t.shape, t.elem, t.layout, None if default_space(space) else space)
+
+
+def default_space(space) -> bool:
+    """``space`` (a memref type's memory space attribute) is the default one: none, or 0."""
+    return space is None or (isinstance(space, IntegerAttr) and space.value == 0)
+
+
+def space_of(t):
+    """The memory space of buffer type ``t``, None for the default one."""
+    space = getattr(t, "memspace", None)
+    return None if default_space(space) else space
 
 
 def in_space(t, like):
@@ -271,6 +283,11 @@ class Bufferizer:
 
     def fail(self, op: Op, msg: str):
         raise BufferizeError(msg, op.loc if op.loc.line else None)
+
+    def refuse(self, op: Op, msg: str):
+        """Refuse ``op`` as mlir-opt does: its message, at the op's name (after ``%r =``)."""
+        loc = op.name_loc or op.loc
+        raise BufferizeError(msg, loc if loc.line else None)
 
     def is_t(self, v: Value) -> bool:
         """A tensor value (also one whose type was already turned into a memref)."""
@@ -644,6 +661,8 @@ class Bufferizer:
             self.fail(op, "bufferize: arith.select with a tensor condition is not supported "
                           "(mlir-opt: only i1 condition values are supported)")
         a, b = self.operand_buffer(op, 1), self.operand_buffer(op, 2)
+        if space_of(a.type) != space_of(b.type):  # mlir-opt's words and place
+            self.refuse(op, "inconsistent memory space on true/false operands")
         if a.type != b.type:
             t = op.result.type
             if isinstance(t, T.UnrankedTensorType):
@@ -1203,6 +1222,14 @@ class Bufferizer:
             return f"{head}: {name} lives in {where}, not in a buffer of the iteration's own"
         return why
 
+    def same_spaces(self, op, y, types) -> None:
+        """Each value loop ``op``'s terminator ``y`` yields lives in its init's memory space
+        (mlir-opt refuses the loop otherwise, with these words, at the loop)."""
+        for k, v in enumerate(y.operands):
+            if k < len(types) and types[k] is not None and space_of(self.B(v).type) != space_of(types[k]):
+                self.refuse(op, f"'{op.name}' op init_arg and yielded value bufferize to "
+                              "inconsistent memory spaces")
+
     def inits(self, op, first: int):
         types = []
         for i in range(len(op.operands)):
@@ -1230,6 +1257,7 @@ class Bufferizer:
         y = body.ops[-1]
         self.ip = y
         used: set = set()
+        self.same_spaces(op, y, types)
         y.set_operands([self.loop_value(self.B(v), body.args[k + 1], body, used, types[k],
                                         self.yield_cause(op, y, k, v))
                         if types[k] is not None else v for k, v in enumerate(y.operands)])
@@ -1268,6 +1296,7 @@ class Bufferizer:
         y = after.ops[-1]
         self.ip = y
         used = set()
+        self.same_spaces(op, y, types)
         new = []
         for k, v in enumerate(y.operands):
             if types[k] is None:
@@ -1292,6 +1321,8 @@ class Bufferizer:
                 types.append(None)
                 continue
             bt = [self.B(y.operands[k]).type for y in ys]
+            if len({str(space_of(t)) for t in bt}) > 1:  # mlir-opt's words and place
+                self.refuse(op, "inconsistent memory space on then/else branches")
             if all(t == bt[0] for t in bt):
                 types.append(bt[0])
             elif any(isinstance(t, T.UnrankedMemRefType) for t in bt):
@@ -1322,6 +1353,30 @@ class Bufferizer:
         bufs = [self.B(v) if self.t_use(y, k) else v for k, v in enumerate(y.operands)]
         y.set_operands(bufs)
         self.retype(op.results, [b.type if self.t_use(y, k) else None for k, b in enumerate(bufs)])
+        self.ip = op
+
+    def op_vector_mask(self, op):
+        """``vector.mask`` around one op: its body is bufferized; each tensor result is the
+        buffer the masked op wrote (what the ``vector.yield`` passes), and the mask and its
+        yield drop it, as mlir-opt does (the masked op on a buffer has no result)."""
+        body = op.regions[0].entry
+        for inner in body.ops[:-1]:  # a copy cannot go inside the mask: mlir-opt refuses
+            if any(not self.dec.inplace.get((self.op_id.get(inner, -1), i), True)
+                   for i in self.tensor_operands.get(inner, ())):
+                self.refuse(op, "'vector.mask' op body must bufferize in-place")
+        yield body
+        y = body.ops[-1]
+        kept_operands, kept_results = [], []
+        for k, v in enumerate(y.operands):
+            if self.t_use(y, k):
+                self.buf[op.results[k]] = self.B(v)
+            else:
+                kept_operands.append(v)
+                kept_results.append(op.results[k])
+        y.set_operands(kept_operands)
+        for i, r in enumerate(kept_results):
+            r.index = i
+        op.results = kept_results
         self.ip = op
 
     def op_scf_forall(self, op):
@@ -1410,10 +1465,19 @@ class Bufferizer:
                 self.pending.setdefault(blk, []).append((op, i, k))
                 new[i] = b
             else:
+                if space_of(b.type) != space_of(blk.args[k].type):
+                    self.inconsistent_block_arg(blk)
                 new[i] = self.to_type(b, blk.args[k].type)
         op.set_operands(new)
 
     op_cf_br = op_cf_cond_br = op_cf_switch = branch
+
+    def inconsistent_block_arg(self, blk) -> None:
+        """Buffers of two memory spaces flow into one block argument: refused as mlir-opt
+        refuses it, with its words, at the op holding the block."""
+        holder = blk.parent_op
+        self.refuse(holder, f"'{holder.name}' op incoming operands of block argument have "
+                          "inconsistent memory spaces")
 
     def block_args(self, blk) -> None:
         """Memref types of ``blk``'s tensor arguments: the identity layout when every
@@ -1430,6 +1494,11 @@ class Bufferizer:
             t = memref_of(a.type)
             if not isinstance(t, T.UnrankedMemRefType) and not all(identity(op.operands[i].type) for op, i in ins):
                 t = T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank))
+            spaces = {str(space_of(op.operands[i].type)): space_of(op.operands[i].type) for op, i in ins}
+            if len(spaces) > 1:
+                self.inconsistent_block_arg(blk)
+            if spaces and not isinstance(t, T.UnrankedMemRefType):  # where its buffers live
+                t = with_space(t, next(iter(spaces.values())))
             for op, i in ins:
                 self.ip = op
                 op.set_operand(i, self.to_type(op.operands[i], t))

@@ -88,6 +88,7 @@ class Dealloc:
         self._wire_slots()
         self._returns()
         self.frees.run()
+        self._check_ownership()
         self.edits.flush()
         from .plan_explain import free_notes, reuse_notes
 
@@ -243,11 +244,94 @@ class Dealloc:
             for _t, j, cv, w in self.edge_cond_of(t):
                 if j != i:
                     self.frees.emit_one(top, c, [(self.val[cv], w == 0)])
+        self._check_clones()
+
+    def _check_clones(self) -> None:
+        """Check transfers (``check_transfer``): the value each retains is the terminator's
+        operand; an operand that shares a lost lender with an earlier one (``check_excl``)
+        is cloned when the two are one buffer at run time (a pointer comparison), so that
+        no two destinations hold one buffer."""
+        self._check = {(t, i, k): v for t, i, k, v, _dst in self.rel("check_transfer")}
+        self._check_kept: dict[tuple[int, int], Value] = {}
+        self._check_same: dict[tuple[int, int], Value] = {}
+        excl: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for t, _i, k2, k1 in self.rel("check_excl"):
+            excl[(t, k2)].append(k1)
+        index = T.IndexType()
+        for (t, k2), k1s in sorted(excl.items()):
+            top = self.f.ops[t]
+            src = top.operands[k2]
+            self.cause = (f"clone of {self.describe(src)} when it is the buffer of another value "
+                          "handed over here (a pointer comparison; check_excl)")
+            same = None
+            for k1 in sorted(k1s):
+                ptrs = []
+                for x in (top.operands[k1], src):
+                    p = Op("memref.extract_aligned_pointer_as_index", [x], [index])
+                    self.insert_before(top, p)
+                    ptrs.append(p.result)
+                eq = Op("arith.cmpi", ptrs, [I1], {"predicate": IntegerAttr(0, T.IntegerType(64))})
+                self.insert_before(top, eq)
+                same = eq.result if same is None else self.either(same, eq.result, top)
+            then_b, else_b = Block(), Block()
+            for c in clone_ops(src, top.loc, self._view_source):
+                then_b.append(c)
+            then_b.append(Op("scf.yield", [c.result]))
+            else_b.append(Op("scf.yield", [src]))
+            sel = Op("scf.if", [same], [src.type], {}, [Region([then_b]), Region([else_b])])
+            self.insert_before(top, sel)
+            top.set_operand(k2, sel.result)
+            self._check_same[(t, k2)] = same
+            self.stats.clones += 1
+        for (t, _i, k), v in self._check.items():
+            self._check_kept[(t, v)] = self.f.ops[t].operands[k]
+
+    def kept_value(self, point: int, vid: int) -> Value:
+        """The value a free at ``point`` retains for fact value ``vid``: the operand the
+        terminator hands over (after a conditional clone), else the value itself."""
+        return self._check_kept.get((point, vid)) or self.val[vid]
+
+    def _check_ownership(self) -> None:
+        """The ownership each check transfer hands over, now that the frees are placed:
+        the retain results of its lenders' frees, or its conditional clone, or the
+        ownership of a fresh buffer the value owned itself."""
+        for (t, i, k), ph in self._placeholders.items():
+            top = self.f.ops[t]
+            parts = list(self.frees.kept_results.get((t, self._check_kept[(t, self._check[(t, i, k)])]), []))
+            if (t, k) in self._check_same:
+                parts.append(self._check_same[(t, k)])
+            u = self._gives.get((t, i, k))
+            if u is not None:
+                parts.append(self.indicator(u, top))
+            own = self.const(top, False)
+            for x in parts:
+                own = self.either(own, x, top)
+            ph.replace_all_uses_with(own)
+        for (t, k), u in sorted(self._ret_check.items()):
+            top = self.f.ops[t]
+            src = top.operands[k]
+            self.cause = (f"clone of {self.describe(src)}: returned, and neither owned nor the "
+                          "buffer of a lender freed here (run-time check)")
+            own = self.indicator(u, top) if self.state(u) == "indicator" else self.const(top, False)
+            for x in self.frees.kept_results.get((t, src), []):
+                own = self.either(own, x, top)
+            then_b, else_b = Block(), Block()
+            then_b.append(Op("scf.yield", [src]))
+            for c in clone_ops(src, top.loc, self._view_source):
+                else_b.append(c)
+            else_b.append(Op("scf.yield", [c.result]))
+            sel = Op("scf.if", [own], [src.type], {}, [Region([then_b]), Region([else_b])])
+            self.insert_before(top, sel)
+            top.set_operand(k, sel.result)
+            self.stats.clones += 1
 
     def _edge_value(self, t: int, i: int, k: int, anchor: Op) -> Value:
         """The ownership travelling with operand ``k`` of edge ``i`` of terminator ``t``."""
         if (t, i, k) in self._cloned:
             return self.const(anchor, True)
+        if (t, i, k) in self._check:  # known once the frees are placed (_check_ownership)
+            ph = self._placeholders[(t, i, k)] = Op("bufferlog.ownership", [], [I1]).result
+            return ph
         if (t, i, k) in self._alt:  # d owns its buffer, or it is u's (alt_transfer)
             dv, uv = self._alt[(t, i, k)]
             return self.either(self.indicator(dv, anchor), self.indicator(uv, anchor), anchor)
@@ -258,6 +342,7 @@ class Dealloc:
         """Append, in operand order, one i1 operand per slot of each edge and init."""
         f = self.f
         self._gives = {(t, i, k): u for t, i, k, u in self.rel("edge_gives")}
+        self._placeholders: dict[tuple[int, int, int], Value] = {}
         self._alt = {(t, i, k): (dv, uv) for t, i, k, dv, _dst, uv in self.rel("alt_transfer")}
         per_edge: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
         for t, i, k in self.rel("slot_edge"):
@@ -307,7 +392,11 @@ class Dealloc:
     def _returns(self) -> None:
         """Results the caller cannot own as they are get a clone; when the carrier's
         ownership is known only at run time, the clone sits in the `else` of an scf.if."""
+        self._ret_check = {(t, k): u for t, k, _v, u in self.rel("return_clone")
+                           if (t, k) in {(t2, k2) for t2, k2, _ in self.rel("return_check")}}
         for t, k, _v, u in sorted(self.rel("return_clone")):
+            if (t, k) in self._ret_check:  # decided once the frees are placed
+                continue
             top = self.f.ops[t]
             src = top.operands[k]
             self.cause = (f"clone of {self.describe(src)} for result #{k} of the return: "

@@ -165,9 +165,16 @@ class Frees:
         self.retain: dict[tuple[int, int], set[int]] = defaultdict(set)  # (t or -s, v) -> us
         for t, v, u in d.rel("free_retain"):
             self.retain[(t, v)].add(u)
+        self.checked: set[tuple[int, int]] = set()  # (t, u): freed unless a handed-over value is its buffer
+        for t, u, v in d.rel("check_free"):
+            self.retain[(t, u)].add(v)
+            self.checked.add((t, u))
+        #: (point, kept value) -> the i1 results saying the kept value takes a freed buffer's ownership
+        self.kept_results: dict[tuple[int, Value], list[Value]] = defaultdict(list)
         for s, v, u in d.rel("sink_retain"):
             self.retain[(-1 - s, v)].add(u)
         self.returns = {t for (t,) in d.rel("retain_returned")}
+        self.distinct = {(t, min(v, f), max(v, f)) for t, v, f in d.rel("fresh_distinct")}
         self.alt: dict[tuple[int, int], list[int]] = defaultdict(list)  # (t, u) -> ds
         for t, u, dv in d.rel("alt_free"):
             self.alt[(t, u)].append(dv)
@@ -202,20 +209,26 @@ class Frees:
         ``early`` maps to an op (right after its last use: ``free_after``,
         ``free_at_start``) is freed before that op instead."""
         d = self.d
-        for grp in self._groups(items, roots):
+        for grp in self._groups(items, roots, point):
             kept = sorted({u for it in grp for u in self.retain.get((point, it.vid), ())})
             if kept:
                 names = ", ".join(d.name(it.value) for it in grp)
-                vals = [d.val[u] for u in kept]
+                vals = [d.kept_value(point, u) for u in kept]
                 if point in self.returns:  # what leaves: a kept value, or its clone
                     vals = [x for x in anchor.operands
                             if isinstance(x.type, (T.MemRefType, T.UnrankedMemRefType))]
                 keep = ", ".join(d.name(x) for x in vals)
-                d.cause = (f"runtime alias check freeing {names} unless it is the buffer of "
-                           f"{keep}, which lives on: one call may have returned one buffer "
-                           "twice (free_retain)")
+                if any((point, it.vid) in self.checked for it in grp):
+                    d.cause = (f"runtime check freeing {names} unless it is the buffer of {keep}, "
+                               "handed over here: pointer comparisons instead of a clone "
+                               "(check_transfer)")
+                else:
+                    d.cause = (f"runtime alias check freeing {names} unless it is the buffer of "
+                               f"{keep}, which lives on: one call may have returned one buffer "
+                               "twice (free_retain)")
                 self.stats.reasons.append(f"{anchor.loc}: {d.cause}")
-                self._emit_runtime(anchor, grp, vals)
+                for x, r in zip(vals, self._emit_runtime(anchor, grp, vals), strict=True):
+                    self.kept_results[(point, x)] += r
             elif len(grp) == 1:
                 it = grp[0]
                 at = anchor
@@ -280,9 +293,10 @@ class Frees:
             return Item(vid, d.val[vid], [], "")
         return Item(vid, d.val[vid], lits, " and ".join(why))
 
-    def _groups(self, items: list[Item], roots: dict[int, set[int]]) -> list[list[Item]]:
+    def _groups(self, items: list[Item], roots: dict[int, set[int]], point: int) -> list[list[Item]]:
         """Items that may be one buffer, owned at once, form a group (union-find over
-        shared allocation sites, then Z3's exclusivity proof splits what it can)."""
+        shared allocation sites, then the rules' ``fresh_distinct`` pairs and Z3's
+        exclusivity proof split what they can)."""
         parent = list(range(len(items)))
 
         def find(x: int) -> int:
@@ -303,10 +317,10 @@ class Frees:
             groups[find(k)].append(k)
         out: list[list[Item]] = []
         for ks in groups.values():
-            out.extend(self._split(ks, items, roots))
+            out.extend(self._split(ks, items, roots, point))
         return out
 
-    def _split(self, ks: list[int], items: list[Item], roots) -> list[list[Item]]:
+    def _split(self, ks: list[int], items: list[Item], roots, point: int) -> list[list[Item]]:
         if len(ks) == 1:
             return [[items[ks[0]]]]
         parent = {k: k for k in ks}
@@ -320,6 +334,8 @@ class Frees:
             for b in ks[a_i + 1:]:
                 ia, ib = items[a], items[b]
                 if roots[ia.vid].isdisjoint(roots[ib.vid]):
+                    continue
+                if (point, min(ia.vid, ib.vid), max(ia.vid, ib.vid)) in self.distinct:
                     continue
                 if self.cond.exclusive(ia.lits, ib.lits):
                     continue
@@ -363,17 +379,49 @@ class Frees:
         else:
             self.stats.static += 1
 
-    def _emit_runtime(self, top: Op, group: list[Item], kept: list[Value] = ()) -> None:
+    def _emit_runtime(self, top: Op, group: list[Item], kept: list[Value] = ()) -> list[list[Value]]:
+        """Free the buffers of ``group`` once each, each under its condition, none that is
+        the buffer of a ``kept`` value: a chain of one-memref ``bufferization.dealloc``s,
+        last member first, each retaining the members before it (and ``kept``). A member
+        that is an earlier one's buffer is not freed: its condition passes to that member
+        (the retain results). Each link lowers to inline pointer comparisons; one
+        ``bufferization.dealloc`` of several memrefs would call a helper that allocates
+        its pointer and flag arrays on the heap at every execution. Returns, for each kept
+        value, the links' results saying it is a freed member's buffer (the ownership that
+        passes to it)."""
+        d = self.d
+        vals = [it.value for it in group]
         conds = [self.materialize(top, it.lits) for it in group]
-        self._bufz_dealloc(top, [it.value for it in group], conds, list(kept))
+        passed: list[list[Value]] = [[] for _ in kept]
+        for k in range(len(vals) - 1, 0, -1):
+            res = self._bufz_dealloc(top, [vals[k]], [conds[k]], vals[:k] + list(kept))
+            for j in range(k):
+                conds[j] = d.either(conds[j], res[j], top)
+            for j, r in enumerate(res[k:]):
+                passed[j].append(r)
+        first = vals[0]
+        if kept or d.emit == "bufferization-dealloc":
+            for j, r in enumerate(self._bufz_dealloc(top, [first], [conds[0]], list(kept))):
+                passed[j].append(r)
+        elif conds[0] in d.constants and d.constants[conds[0]]:
+            d.insert_before(top, Op("memref.dealloc", [first], []))
+        else:
+            body = Block()
+            body.append(Op("memref.dealloc", [first], []))
+            body.append(Op("scf.yield", []))
+            d.insert_before(top, Op("scf.if", [conds[0]], [], {}, [Region([body]), Region()]))
         self.stats.runtime += 1
+        return passed
 
     def _bufz_dealloc(self, top: Op, memrefs: list[Value], conds: list[Value],
-                      kept: list[Value] | None = None) -> None:
+                      kept: list[Value] | None = None) -> list[Value]:
         """``bufferization.dealloc (memrefs) if (conds) retain (kept)``: frees each memref
-        whose condition holds, once per buffer, unless it is the buffer of a kept value."""
+        whose condition holds, once per buffer, unless it is the buffer of a kept value;
+        its results: for each kept value, whether a freed-if-not-kept memref was its
+        buffer with its condition true (the ownership that passes to it)."""
         kept = kept or []
         op = Op("bufferization.dealloc", [*memrefs, *conds, *kept], [I1] * len(kept),
                 {"operandSegmentSizes": DenseArrayAttr("i32", (len(memrefs), len(conds),
                                                                len(kept)))})
         self.d.insert_before(top, op)
+        return list(op.results)

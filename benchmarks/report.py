@@ -312,8 +312,11 @@ README_TAIL = """
 full pipeline at small sizes.
 
 Other benchmarks kept here: `bench_engine` (embedded engine against Soufflé when
-installed: `results/engine.json`) and `bench_quality` (copies, allocations and
-deallocations of bufferlog's output against mlir-opt's: `results/quality.md`).
+installed: `results/engine.json`), `bench_quality` (copies, allocations and
+deallocations of bufferlog's output against mlir-opt's: `results/quality.md`) and
+`bench_dealloc_cost` (what deallocation costs at run time, bytes allocated and copied and
+checks executed, counted under mlir-runner against mlir-opt's pipeline:
+`results/dealloc_cost.md`).
 """
 
 

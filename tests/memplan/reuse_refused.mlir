@@ -1,6 +1,6 @@
-// Buffer reuse must not apply (docs/memory-planning.md): %a and %b are live at once (the
-// add reads both), and the loop's temporary %t lives in the loop body, a block other than
-// %x's. %s = 1 + 2 = 3 after the add; each of the 3 iterations adds 3 to %x[0]: prints
+// Buffer reuse must not apply (docs/memory-planning.md) to %a and %b, live at once (the
+// add reads both), nor to the loop's temporary %t, which lives in the loop body, a block
+// other than %x's. (%x may take %sum's buffer, dead after the extract.) %s = 1 + 2 = 3 after the add; each of the 3 iterations adds 3 to %x[0]: prints
 // 3 + 9 = 12 then 3, 3, 3 (the rest of %x).
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {
