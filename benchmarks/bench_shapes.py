@@ -20,8 +20,8 @@ within a round, each run a whole process started by ``/usr/bin/time``: CPU time
 (user + system, what this process and its children used: on a shared machine it moves
 less than wall time) and peak resident memory; wall time is kept too. The load average
 is recorded before and after each row. ``--quick``: depths 500 and 1,000, 1 MB only, one
-round (a smoke run, not a figure to quote). Writes benchmarks/results/shapes.json and
-prints a table.
+round (a smoke run, not a figure to quote). Writes benchmarks/results/shapes.json (with
+``--only``, the other sections of the file stay) and prints a table.
 """
 
 from __future__ import annotations
@@ -201,6 +201,14 @@ def main(argv: list[str] | None = None) -> int:
             p.write_text(gen_stress.chain(10000))
             out["chain_10000"] = compare("analyze", p, repeat, a.timeout)
             show("chain 10000 analyze", out["chain_10000"])
+    if a.only:  # a partial run keeps the other sections of the last full one
+        import json
+
+        last = M.RESULTS / "shapes.json"
+        if last.exists():
+            kept = json.loads(last.read_text())
+            kept.pop("machine", None)
+            out = {**kept, **out}
     print(f"wrote {M.save('shapes', out)}")
     return 0
 
