@@ -1,7 +1,12 @@
 """Nesting and many small functions against mlir-opt-22, in CPU time and peak memory.
 
+    python -m benchmarks.run_all bench_shapes      (installs bufferlog first, then this)
     python -m benchmarks.bench_shapes [--quick] [--repeat N] [--only nesting|functions|chain]
                                       [--timeout S]
+
+It measures the executable the other benchmarks do (benchmarks/measure.py ``BUFFERLOG``:
+the fresh install of benchmarks/install.py, or ``BUFFERLOG_BENCH_EXE``), in their
+environment.
 
 * nested ``scf.if`` (benchmarks/gen_stress.py ``nested_if``) at depths 500, 1,000 and
   2,000: ``analyze`` and ``bufferize``; the ratio to mlir-opt (time and memory) at each
