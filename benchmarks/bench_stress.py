@@ -3,10 +3,9 @@
     python -m benchmarks.bench_stress [--full] [--timeout S]
 
 Inputs (benchmarks/gen_stress.py):
-* 1,000 nested ``scf.if`` (``--full``: and 2,000): print, analyze, bufferize. The
-  analysis grows with the square of the depth (the ancestor relations of
-  rules/analysis/conflicts.dl and defs.dl's ``back_reach``): 2,000 takes minutes and
-  about 6 GB, and 5,000 would need some 35 GB;
+* 1,000 nested ``scf.if`` (``--full``: and 2,000): print, analyze, bufferize (the
+  analysis grows linearly with the depth; benchmarks/bench_shapes.py measures its
+  growth and CPU time);
 * one dense literal of 20 MB: print, facts (the frontend part of analyze), bufferize
   (``--full``: a 50 MB one, print and bufferize);
 * 5 MB of small functions: print, facts, analyze and bufferize (by parts: more than

@@ -11,6 +11,9 @@ Shapes (N is a count, or megabytes where it says MB):
 * ``dense_mb N``        one ``arith.constant dense<[...]>`` literal of N MB (decimal floats);
 * ``dense_hex_mb N``    the same as one hex string ``dense<"0x...">``;
 * ``small_funcs_mb N``  N MB of small functions (five tensor ops each), called by @main;
+* ``tiny_funcs_mb N``   N MB of functions half that size (twice as many per MB): every
+                        other one reads and writes a tensor element, the others have no
+                        tensors (scalar arithmetic); called by @main;
 * ``for_body N``        one ``scf.for`` whose body has N ops on its iteration tensor;
 * ``alias_writes N``    N writes into views of one tensor (extract_slice / fill /
                         insert_slice rows): one alias set with N writers and readers.
@@ -93,6 +96,32 @@ def small_funcs_mb(mb: float) -> str:
     return "".join(out) + "\n".join(calls)
 
 
+def tiny_funcs_mb(mb: float) -> str:
+    t = "tensor<8xf32>"
+    tensor_fn = (f"func.func private @fK(%a: {t}, %x: f32, %i: index) -> {t} {{\n"
+                 f"  %y = tensor.extract %a[%i] : {t}\n"
+                 "  %z = arith.addf %x, %y : f32\n"
+                 f"  %s = tensor.insert %z into %a[%i] : {t}\n"
+                 f"  return %s : {t}\n}}\n")
+    scalar_fn = ("func.func private @fK(%x: f32, %y: f32) -> f32 {\n"
+                 "  %z = arith.mulf %x, %y : f32\n"
+                 "  %w = arith.addf %z, %x : f32\n"
+                 "  %v = arith.subf %w, %y : f32\n"
+                 "  return %v : f32\n}\n")
+    pair = len(tensor_fn.replace("@fK", "@f10000")) + len(scalar_fn.replace("@fK", "@f10001"))
+    n = 2 * max(1, int(mb * 1e6) // pair)
+    out = [(tensor_fn if k % 2 == 0 else scalar_fn).replace("@fK", f"@f{k}") for k in range(n)]
+    calls = [f"func.func @main(%a: {t}, %x: f32, %i: index) -> ({t}, f32) {{"]
+    prev, acc = "%a", "%x"
+    step = max(4, n // 100 // 2 * 2)  # about 100 calls; half the functions alone at any size
+    for k in range(0, n - 1, step):
+        calls.append(f"  %v{k} = call @f{k}({prev}, %x, %i) : ({t}, f32, index) -> {t}")
+        calls.append(f"  %s{k} = call @f{k + 1}({acc}, %x) : (f32, f32) -> f32")
+        prev, acc = f"%v{k}", f"%s{k}"
+    calls.append(f"  return {prev}, {acc} : {t}, f32\n}}\n")
+    return "".join(out) + "\n".join(calls)
+
+
 def for_body(n: int) -> str:
     t = "tensor<64xf32>"
     out = [f"func.func @main(%t: {t}, %lb: index, %ub: index, %st: index, %f: f32) -> {t} {{",
@@ -140,7 +169,8 @@ def chain(n: int) -> str:
 
 SHAPES: dict[str, Callable[..., str]] = {
     "nested_if": nested_if, "insert_chain": insert_chain, "dense_mb": dense_mb,
-    "dense_hex_mb": dense_hex_mb, "small_funcs_mb": small_funcs_mb, "for_body": for_body,
+    "dense_hex_mb": dense_hex_mb, "small_funcs_mb": small_funcs_mb, "tiny_funcs_mb": tiny_funcs_mb,
+    "for_body": for_body,
     "alias_writes": alias_writes, "chain": chain,
 }
 

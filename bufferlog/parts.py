@@ -10,6 +10,11 @@ closure a part holds. Two things are stitched afterwards: the decisions are put 
 program order, and the globals that tensor constants became (``__constant_<n>``, one per
 value and type, numbered in the order the rewrite meets them) are merged across parts
 and renumbered. In the analysis' annotated IR, conflicts are numbered part after part.
+
+A function that nothing in its part refers to and that holds no tensor (for
+``bufferize``: no tensor and no memref) anywhere, signature included, is left out of its
+part: no rule, decision or rewrite concerns it, and it stays as it is. Many small
+modules of scalar helpers cost no engine run at all.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ class _Merged:
         self.figures: list = []
         self.annotations: list = []
         self.next_conflict = (0, 0)  # the next C_n and W_n tags
+        self.skipped_ops = 0  # ops of the functions left out (_untouched)
 
     def add(self, a, where: list[int], annotate: bool) -> None:
         tops = _decision_tops(a, where)
@@ -77,7 +83,7 @@ class _Merged:
         for f in fs:
             kinds.update(f.conflicts_by_kind)
         figures = AnalysisFigures(
-            ops=sum(f.ops for f in fs), tensor_operands=sum(f.tensor_operands for f in fs),
+            ops=self.skipped_ops + sum(f.ops for f in fs), tensor_operands=sum(f.tensor_operands for f in fs),
             written_operands=sum(f.written_operands for f in fs), inplace_operands=inplace,
             out_of_place_operands=out,
             out_of_place_bytes=None if None in sizes else sum(sizes),
@@ -87,15 +93,79 @@ class _Merged:
                         options, self.annotations)
 
 
+def _untouched(ops: list, where: list[int], memrefs: bool) -> set[int]:
+    """The indices in ``where`` of the func.func ops that no op of the part refers to and
+    that hold no tensor value or type (``memrefs``: and no memref) anywhere: the
+    analysis has nothing to decide in them, the rewrite nothing to change."""
+    from bufferlog.frontend import types as T
+    from bufferlog.frontend.split import _refs
+
+    shaped = (lambda t: T.is_tensor(t) or T.is_memref(t)) if memrefs else T.is_tensor
+    named: set = set()
+    candidates = []
+    for i in where:
+        op = ops[i]
+        sym = op.attrs.get("sym_name") if op.name == "func.func" else None
+        free = isinstance(sym, A.StringAttr)
+        for o in op.walk():
+            for a in o.attrs.values():
+                if isinstance(a, A.SymbolRefAttr | A.ArrayAttr | A.DictAttr | A.OpaqueAttr):
+                    named.update(_refs(a))
+            if free and (any(shaped(v.type) for v in o.results) or any(
+                    shaped(b.type) for r in o.regions for blk in r.blocks for b in blk.args)):
+                free = False
+        if free:
+            ft = op.attrs.get("function_type")
+            ft = getattr(ft, "type", None)
+            if ft is not None and not any(map(shaped, (*ft.inputs, *ft.results))):
+                candidates.append((i, sym.value))
+    if None in named:  # an opaque attribute may name anything: leave every function in
+        return set()
+    return {i for i, sym in candidates if sym not in named}
+
+
+def _ops_in(ops: list, idx) -> int:
+    """How many ops the top-level ops ``idx`` hold (themselves included)."""
+    return sum(1 for i in idx for _ in ops[i].walk())
+
+
 def _free(a):
     """Drop a part's facts and engine state and collect them now (the commands run with
     Python's cyclic collector off, bufferlog/cli.py). Only the objects made since the
-    last collection are scanned: the part's, not the whole module's IR again."""
+    last collection are scanned: the part's, not the whole module's IR (:func:`_frozen`)."""
     import gc
 
     a._raw = None
     gc.collect(0)
     return a
+
+
+class _frozen:
+    """While the parts run, the objects made before (the module's IR, the parser's
+    tables) sit in the collector's permanent generation: each part's collection scans
+    what that part made, not them (with the collector off, the first collection would
+    otherwise scan every object made since start-up)."""
+
+    def __enter__(self):
+        import gc
+
+        gc.freeze()
+        return self
+
+    def __exit__(self, *exc):
+        import gc
+
+        gc.unfreeze()
+
+
+def _empty(module, ops: list, strategy, engine, rules, z3_slices, options):
+    """The analysis of a part holding none of the module's ops (every function was left
+    out): its strategy, engine and options for the whole module's result."""
+    from bufferlog.api import analyze
+
+    sub = submodule(module, [])
+    return _free(analyze(sub, strategy=strategy, engine=engine, rules=rules, z3_slices=z3_slices,
+                         options=options))
 
 
 def analyze_by_parts(module, split: list[list[int]], *, strategy: str, engine: str,
@@ -107,13 +177,21 @@ def analyze_by_parts(module, split: list[list[int]], *, strategy: str, engine: s
     ops = list(module.body.ops)
     merged = _Merged()
     a = None
-    for where in split:
-        sub = submodule(module, [ops[i] for i in where])
-        a = analyze(sub, strategy=strategy, engine=engine, rules=rules, z3_slices=z3_slices,
-                    options=options)
-        merged.add(a, where, annotate=True)
-        put_back(module, where, sub)
-        a = _free(a)
+    with _frozen():
+        for where in split:
+            skip = _untouched(ops, where, memrefs=False)
+            merged.skipped_ops += _ops_in(ops, skip)
+            where = [i for i in where if i not in skip]
+            if not where:
+                continue
+            sub = submodule(module, [ops[i] for i in where])
+            a = analyze(sub, strategy=strategy, engine=engine, rules=rules, z3_slices=z3_slices,
+                        options=options)
+            merged.add(a, where, annotate=True)
+            put_back(module, where, sub)
+            a = _free(a)
+    if a is None:  # nothing to analyse in any part: the analysis of an empty part
+        a = _empty(module, ops, strategy, engine, rules, z3_slices, options)
     return merged.analysis(module, a.strategy, a.engine, a.options)
 
 
@@ -131,24 +209,32 @@ def bufferize_by_parts(module, split: list[list[int]], *, strategy: str, dealloc
     stats = [] if dealloc else None
     made: list = []  # (global, part, its readers) for each global a part gained
     a = None
-    for p, where in enumerate(split):
-        sub = submodule(module, [ops[i] for i in where])
-        a = analyze(sub, strategy=strategy, engine=engine, rules=rules, options=options)
-        merged.add(a, where, annotate=False)
-        done, st = _rewrite(a, layout, engine, rules, plan, dealloc, check_output)
-        for k in PlanStats._fields:
-            setattr(planned, k, getattr(planned, k) + getattr(done, k))
-        if st is not None:
-            stats.append(st)
-        new = put_back(module, where, sub)
-        if new:
-            readers: dict[str, list] = {g.attrs["sym_name"].value: [] for g in new}
-            for i in where:
-                for op in walk_ops(ops[i]):
-                    if op.name == "memref.get_global" and op.attrs["name"].root in readers:
-                        readers[op.attrs["name"].root].append(op)
-            made += [(g, p, readers[g.attrs["sym_name"].value]) for g in new]
-        a = _free(a)
+    with _frozen():
+        for p, where in enumerate(split):
+            skip = _untouched(ops, where, memrefs=True)
+            merged.skipped_ops += _ops_in(ops, skip)
+            where = [i for i in where if i not in skip]
+            if not where:
+                continue
+            sub = submodule(module, [ops[i] for i in where])
+            a = analyze(sub, strategy=strategy, engine=engine, rules=rules, options=options)
+            merged.add(a, where, annotate=False)
+            done, st = _rewrite(a, layout, engine, rules, plan, dealloc, check_output)
+            for k in PlanStats._fields:
+                setattr(planned, k, getattr(planned, k) + getattr(done, k))
+            if st is not None:
+                stats.append(st)
+            new = put_back(module, where, sub)
+            if new:
+                readers: dict[str, list] = {g.attrs["sym_name"].value: [] for g in new}
+                for i in where:
+                    for op in walk_ops(ops[i]):
+                        if op.name == "memref.get_global" and op.attrs["name"].root in readers:
+                            readers[op.attrs["name"].root].append(op)
+                made += [(g, p, readers[g.attrs["sym_name"].value]) for g in new]
+            a = _free(a)
+    if a is None:
+        a = _empty(module, ops, strategy, engine, rules, None, options)
     if made:
         _merge_globals(module, made)
     total = None

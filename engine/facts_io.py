@@ -70,7 +70,7 @@ def _well_formed(rows: list[Tuple], types: list[str]) -> bool:
     """All rows fit the column types (checked a column at a time, at C speed)."""
     if not rows:
         return True
-    if any(len(row) != len(types) for row in rows):
+    if set(map(len, rows)) != {len(types)}:
         return False
     for ty, col in zip(types, zip(*rows, strict=True), strict=True):
         if ty == "number":

@@ -19,6 +19,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/
+
 import oracle  # noqa: E402
 from bufferlog.engine.options import OneShotOptions  # noqa: E402
 from bufferlog.frontend import split  # noqa: E402
@@ -99,7 +101,42 @@ def conflicts_renumbered(text: str) -> tuple[str, list]:
     return "\n".join(lines), sorted(where.values())
 
 
-PROGRAMS = {"constants": CONSTANTS, "gen_0_4": together(range(5)),
+#: functions without tensors: left out of their part when nothing there names them;
+#: @buffers holds memrefs (its frees are the rewrite's business), @scalar_called is called
+#: by a tensor function
+NO_TENSORS = """
+func.func private @scalar(%x: f32) -> f32 {
+  %y = arith.mulf %x, %x : f32
+  return %y : f32
+}
+func.func private @scalar_called(%x: f32) -> f32 {
+  %y = arith.addf %x, %x : f32
+  return %y : f32
+}
+func.func @uses(%t: tensor<4xf32>, %x: f32, %i: index) -> tensor<4xf32> {
+  %y = call @scalar_called(%x) : (f32) -> f32
+  %r = tensor.insert %y into %t[%i] : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func @buffers(%i: index) -> f32 {
+  %m = memref.alloc() : memref<4xf32>
+  %f = arith.constant 1.0 : f32
+  memref.store %f, %m[%i] : memref<4xf32>
+  %v = memref.load %m[%i] : memref<4xf32>
+  return %v : f32
+}
+func.func private @declared(f32) -> f32
+""" + CONSTANTS
+
+
+def tiny_funcs() -> str:
+    from benchmarks import gen_stress
+
+    return gen_stress.tiny_funcs_mb(0.01)  # @main calls half the functions
+
+
+PROGRAMS = {"constants": CONSTANTS, "no_tensors": NO_TENSORS, "tiny_funcs": tiny_funcs(),
+            "gen_0_4": together(range(5)),
             "gen_5_9": together(range(5, 10), 14), "gen_10_13": together(range(10, 14), 20),
             "gen_forall_cf": together(range(20, 24), 14, forall=True, cf=True),
             "gen_dps_views": together(range(30, 34), 14, dps=True, views=True)}
@@ -155,6 +192,27 @@ def test_analyze_by_parts_is_the_whole_run(name):
     (text_1, json_1), (text_0, json_0) = (analysed(text, n, options=dump) for n in (1, 0))
     assert json_1 == json_0
     assert conflicts_renumbered(text_1) == conflicts_renumbered(text_0)
+
+
+def test_functions_without_tensors_are_left_out(monkeypatch):
+    """What each part's analysis holds: not @scalar nor @declared (no tensor, named by
+    nothing), in the analysis not @buffers (no tensor), in the rewrite @buffers (memrefs);
+    always @scalar_called (@uses calls it)."""
+    seen = []
+    real = api.analyze
+
+    def spy(source, **kw):
+        seen.extend(op.attrs["sym_name"].value for op in source.body.ops if op.name == "func.func")
+        return real(source, **kw)
+
+    monkeypatch.setattr(api, "analyze", spy)
+    real(api.parse(NO_TENSORS, "t.mlir"), split_ops=1)
+    assert not {"scalar", "declared", "buffers"} & set(seen)
+    assert {"scalar_called", "uses", "a", "b", "c", "d"} <= set(seen)
+    seen.clear()
+    api.bufferize(api.parse(NO_TENSORS, "t.mlir"), split_ops=1)
+    assert not {"scalar", "declared"} & set(seen)
+    assert {"buffers", "scalar_called", "uses"} <= set(seen)
 
 
 def test_a_module_within_the_limit_is_not_split():

@@ -190,7 +190,7 @@ def test_each_relation_alone_equals_the_whole_program():
     everything = unpruned(prog, rows, list(prog.decls))
     assert everything["value_read"] and everything["value_def"] and everything["use_alias"]
     for rels in (["raw"], ["value_read", "use_write"], ["value_def"],
-                 ["anc", "tuse", "use_alias"], ["unsupported_op"], list(prog.decls)):
+                 ["block_span", "tuse", "use_alias"], ["unsupported_op"], list(prog.decls)):
         alone = run(prog, rows, engine="embedded", relations=rels).relations
         assert alone == {r: everything[r] for r in rels}
 
