@@ -21,6 +21,8 @@ Recorded on the output's ops (and blocks) right after the rewrite, while the rew
   ``tensor.insert`` / ``insert_slice``): the rest of the buffer is read here, as that
   value; ``op.tv_pass_view`` — ``[(value, view)]``: the same before the op, for an
   ``insert_slice`` whose tile ``view`` already is in place (no op of its own);
+* ``op.tv_out`` — ``[(result, value)]``: the op's result holds input value ``value`` (what
+  a stage that drops a result needs: the value then lives in another buffer);
 * ``op.tv_undef`` — an allocation whose contents the input leaves unspecified;
   ``op.tv_parts`` — one the rewrite fills part by part (every part written: its word).
 
@@ -154,6 +156,12 @@ def record(bz, ops: list[Op], anchor: dict[Op, Op]) -> None:
             op.tv_use = use
         if prod:
             op.tv_prod = prod
+        if src is not op:
+            outs = [(vid[v], buf[v]) for v in made(src) if v in buf]
+            res = [(k, t) for k, r in enumerate(op.results) if T.is_memref(r.type)
+                   for t in _holders(r, outs)]
+            if res:
+                op.tv_out = res
     for src, op in last.items():
         if src in oid:
             _def(op, [vid[v] for v in made_results(src, bz)])
@@ -202,7 +210,7 @@ def _def(op: Op, vals: list[int], key: str = "tv_def") -> None:
 
 
 TAGS = ("origin", "origin_id", "tv_use", "tv_prod", "tv_def", "tv_def_before", "tv_undef",
-        "tv_parts", "tv_pass", "tv_pass_view")
+        "tv_parts", "tv_pass", "tv_pass_view", "tv_out")
 
 
 #: the tags that name an operand by its position: ``[(operand, value)]``
@@ -217,6 +225,22 @@ def keep_operands(op: Op, kept: list[int]) -> None:
     for k in OPERAND_TAGS:
         if hasattr(op, k):
             setattr(op, k, [(where[i], v) for i, v in getattr(op, k) if i in where])
+
+
+def result_made_in(op: Op, k: int, operand: int) -> None:
+    """``op``'s result ``k`` goes away: the input value it held is now made by the op's
+    writes through operand ``operand`` (a dropped call result that is an argument's
+    buffer). Call before the results are renumbered (:func:`keep_results`)."""
+    made = [(operand, t) for r, t in getattr(op, "tv_out", ()) if r == k]
+    if made:
+        op.tv_prod = [*getattr(op, "tv_prod", ()), *made]
+
+
+def keep_results(op: Op, kept: list[int]) -> None:
+    """``op`` keeps only its results at the positions ``kept``: renumber ``tv_out``."""
+    where = {old: new for new, old in enumerate(kept)}
+    if hasattr(op, "tv_out"):
+        op.tv_out = [(where[r], t) for r, t in op.tv_out if r in where]
 
 
 def handover(old: Op, new: Op | None = None) -> None:

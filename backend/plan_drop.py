@@ -24,7 +24,7 @@ from bufferlog.frontend.attrs import ArrayAttr, TypeAttr
 from bufferlog.frontend.ir import Module, Op
 
 from .ir_edit import walk_ops
-from .output_map import handover, keep_operands
+from .output_map import handover, keep_operands, keep_results, result_made_in
 
 MODES = ("none", "private", "all")
 
@@ -127,6 +127,9 @@ def _drop_from_call(call: Op, drop: dict[int, int]) -> Op:
     new = Op("func.call", list(call.operands), [r.type for r in kept], dict(call.attrs),
              loc=call.loc, result_names=[r.name for r in kept])
     new.cause = getattr(call, "cause", None)
+    for k, j in drop.items():
+        result_made_in(call, k, j)
+    keep_results(call, [k for k in range(len(call.results)) if k not in drop])
     handover(call, new)
     blk.insert_before(call, new)
     for k, j in drop.items():

@@ -169,6 +169,9 @@ class BatchOptions:
     # --compare both take them), the memory planning stages (backend.plan.PlanOptions
     # fields; None: the default stages), the layout of function boundaries
     oneshot: str = ""
+    # whether ``oneshot`` holds a --one-shot-bufferize string (read from mlir-opt's
+    # defaults, as the other commands read it) or only flags (on bufferlog's defaults)
+    oneshot_mlir_opt: bool = False
     plan: dict | None = None
     layout: str | None = None
     # keep the texts a file's report page shows: bufferlog's output (and mlir-opt's)
@@ -510,9 +513,10 @@ def _shown_output(b: Any) -> str | None:
 def _backend_options(options: BatchOptions) -> tuple[Any, Any, str]:
     """The One-Shot options, planning stages and function layout of a batch's rows."""
     from bufferlog.backend.plan import PlanOptions
-    from bufferlog.engine.options import parse_pass_options
+    from bufferlog.engine.options import OneShotOptions, parse_pass_options
 
-    oneshot = parse_pass_options(options.oneshot or "")
+    base = OneShotOptions.mlir_opt() if options.oneshot_mlir_opt else OneShotOptions()
+    oneshot = parse_pass_options(options.oneshot or "", base)
     plan = PlanOptions(**options.plan) if options.plan is not None else None
     layout = options.layout or getattr(oneshot, "function_boundary_type_conversion",
                                        "identity-layout-map")

@@ -89,7 +89,8 @@ def run(args) -> int:
         engine=args.engine, rules_dir=args.rules, strategy=args.strategy,
         split_input_file=args.split_input_file,
         compare=args.compare, mlir_opt=args.mlir_opt, timeout=args.timeout,
-        max_memory=args.max_memory, oneshot=oneshot_text(args), plan=_plan(args),
+        max_memory=args.max_memory, oneshot=oneshot_text(args),
+        oneshot_mlir_opt=getattr(args, "one_shot_bufferize", None) is not None, plan=_plan(args),
         layout=args.layout, check_output=args.check_output,
         pages=bool(args.report) and report_format(args.report) == "html",
         debug_sleep={"pattern": args.debug_sleep[0], "seconds": float(args.debug_sleep[1])}
