@@ -96,12 +96,15 @@ def certify_output(module: Module, engine: str = "auto", rules_dir: str | Path |
     for rel in wanted:
         found = sorted(derived.get(rel, ()))
         if found:
-            raise OutputCertificateError(describe(rel, found[0], facts) + proof_hint(rel, found[0], rows))
+            hint, kept = proof_hint(rel, found[0], rows)
+            err = OutputCertificateError(describe(rel, found[0], facts) + hint)
+            err.facts_dir = kept  # the facts kept for the proof (None: none could be written)
+            raise err
 
 
-def proof_hint(rel: str, row: tuple, rows: dict) -> str:
+def proof_hint(rel: str, row: tuple, rows: dict) -> tuple[str, Path | None]:
     """Where the facts of the failed output were kept, and the command that shows the
-    rules' proof of the violation (``bufferlog datalog explain``)."""
+    rules' proof of the violation (``bufferlog datalog explain``); and that folder."""
     import tempfile
 
     from bufferlog.engine.facts_io import write_facts_dir
@@ -112,10 +115,10 @@ def proof_hint(rel: str, row: tuple, rows: dict) -> str:
         out = Path(tempfile.mkdtemp(prefix="bufferlog-output-certificate-"))
         write_facts_dir(rows, out)
     except (OSError, ValueError):
-        return ""
+        return "", None
     query = f"{rel}({','.join(str(x) for x in row)})"
     return (f"; its proof: bufferlog datalog explain {rules_file(VALIDATE_MAIN)} -F {out} "
-            f"'{query}' --depth 12")
+            f"'{query}' --depth 12"), out
 
 
 def verify_output(module: Module) -> None:

@@ -25,7 +25,7 @@ mlir-opt's plain pipeline and finish with live == 0 and no double or foreign fre
 program where one does not is listed under ``failures``. Geometric means are taken over
 the programs every side ran (a zero counts as 1); ``peak_ratio`` is the geometric mean of
 the per-program ratios of peak bytes (bufferlog / reference), over all programs and over
-the seeds and models only (issue 12's target). Writes benchmarks/results/memory.json
+the seeds and models only (the memory target). Writes benchmarks/results/memory.json
 and prints the markdown table.
 """
 

@@ -1,5 +1,5 @@
 """Analysis parity: bufferlog's in-place decisions vs mlir-opt-22's One-Shot analysis,
-over every analysis case the tests have, in total (issue 10's "Done when").
+over every analysis case the tests have, in total.
 
 ``python -m benchmarks.bench_parity [--suite NAME ...]``
 

@@ -1,4 +1,4 @@
-"""Growth on long inputs: the rows of issue 11 about chains and loops.
+"""Growth on long inputs: the speed targets about chains and loops.
 
     python -m benchmarks.bench_scaling [--full] [--timeout S]
 
@@ -12,7 +12,7 @@
   against mlir-opt's full pipeline, and ``analyze --strategy optimal`` of it against
   oneshot: the three bufferlog commands alternate, three rounds, median of each (their
   ratios come from the same rounds); mlir-opt's pipeline once;
-* the certificate's share of the 5,000-op chain's analysis (issue 9: under 20%), from
+* the certificate's share of the 5,000-op chain's analysis (target: under 20%), from
   ``analyze --timing``;
 * long ``scf.for`` bodies, many writes into one alias set, and many small functions
   (1 and 2 MB; ``--full``: and 4 MB) at two or three sizes (growth).

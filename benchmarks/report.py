@@ -299,7 +299,7 @@ that one run; the batch benchmark runs every file once (nothing replicated) and 
 mlir-opt per file directly, not through the batch's comparison code. The machine is
 shared (2 cores): absolute times move with its load, ratios less.
 
-## Issue 11 targets
+## Speed targets
 
 """
 

@@ -283,6 +283,9 @@ class Bufferized(_MemrefText):
     copies: list[Copy]
     dealloc: DeallocStats | None  # None with dealloc=False
     plan: Any = None  # backend.plan.PlanStats: what the memory planning stages did
+    # why --strategy optimal's output was given up for oneshot's (the check of the
+    # certificate of the output that optimal's output failed), or None
+    fallback: str | None = None
 
 
 @record
@@ -483,6 +486,35 @@ def bufferize(source: Any, *, strategy: str = "oneshot", dealloc: bool = True,
     (a module of more ops is bufferized by parts, each analysed, rewritten and freed of
     its engine state before the next). ``check_output``: run the certificate of the
     output (a violation raises :class:`InternalError`). The module is rewritten in place."""
+    if strategy == "optimal" and check_output and analysis is None:
+        module = _module(source)
+        text = getattr(module.source_lines, "text", None)
+        if text is not None:
+            from bufferlog.backend.certify_output import OutputCertificateError
+
+            args = dict(dealloc=dealloc, layout=layout, engine=engine, rules=rules,
+                        options=options, plan=plan, split_ops=split_ops)
+            try:
+                return _bufferize(module, strategy=strategy, **args)
+            except OutputCertificateError as e:
+                # optimal's slice proofs the certificate could not check again (it knows
+                # static boxes only): oneshot's decisions, certified in turn
+                if getattr(e, "facts_dir", None) is not None:
+                    import shutil
+
+                    shutil.rmtree(e.facts_dir, ignore_errors=True)
+                b = _bufferize(parse(text, module.file), strategy="oneshot", **args)
+                b.fallback = str(e).split("; its proof:")[0]
+                return b
+    return _bufferize(source, strategy=strategy, dealloc=dealloc, layout=layout, engine=engine,
+                      rules=rules, analysis=analysis, options=options, plan=plan,
+                      split_ops=split_ops, check_output=check_output)
+
+
+def _bufferize(source: Any, *, strategy: str, dealloc: bool, layout: str, engine: str,
+               rules: Any, analysis: Analysis | None = None, options: Any = None,
+               plan: Any = None, split_ops: int | None = None,
+               check_output: bool = True) -> Bufferized:
     from bufferlog.backend.plan import PlanOptions
 
     plan = plan or PlanOptions()

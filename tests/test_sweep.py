@@ -38,8 +38,12 @@ def gen(cls: str, seed: int) -> str:
 def test_generated_class_prints_the_reference_values(cls, seed):
     """Both strategies: the reference's values, exit 0, no leak (an OracleError of the
     reference itself fails the test too: the generator must stay within what mlir-opt-22
-    bufferizes)."""
-    assert sweep.check(gen(cls, seed)) == {"oneshot": "ok", "optimal": "ok"}
+    bufferizes). oneshot's output passes the certificate of the output; optimal's either
+    passes it or, as ``bufferize --strategy optimal`` does then, is replaced by oneshot's
+    ("ok, fallback (...)"), which must be right in turn."""
+    got = sweep.check(gen(cls, seed))
+    assert got["oneshot"] == "ok"
+    assert got["optimal"] == "ok" or got["optimal"].startswith("ok, fallback"), got["optimal"]
 
 
 def _texts(cls: str, n: int = 30) -> str:

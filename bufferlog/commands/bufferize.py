@@ -4,6 +4,8 @@ rewrite tensor IR into memref IR from the in-place decisions, then insert deallo
 
 from __future__ import annotations
 
+import sys
+
 from bufferlog.commands import (
     COMMANDS,
     add_check_output,
@@ -114,6 +116,9 @@ def run(args) -> int:
                       layout=layout, engine=args.engine, rules=args.rules, options=opts,
                       plan=plan_options(args), split_ops=args.split_ops,
                       check_output=args.check_output)
+        if b.fallback:
+            print(f"{name}: warning: --strategy optimal: {b.fallback}; the output is made "
+                  "from oneshot's decisions instead", file=sys.stderr)
         if args.stats:
             from bufferlog.core.records import asdict
 
