@@ -26,155 +26,38 @@ from bufferlog.frontend.attrs import (
     DenseElementsAttr,
     DenseResourceAttr,
     IntegerAttr,
-    StridedLayoutAttr,
     StringAttr,
     SymbolRefAttr,
     TypeAttr,
     UnitAttr,
-    dense_i64,
 )
-from bufferlog.frontend.dialects import DYNAMIC, PRINTERS
+from bufferlog.frontend.dialects import PRINTERS
 from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
 from bufferlog.frontend.dialects.tensor import expand_output_shape, reassociation, slice_params
 from bufferlog.frontend.ir import Block, Module, Op, Region, Value
 from bufferlog.frontend.operand_syntax import operand_syntax
 
-from bufferlog.core import UserError
-
 from .ir_edit import BlockEdits, walk_ops
+from .layouts import (  # noqa: F401  (collapsed_type, expanded_type: re-exported)
+    BufferizeError,
+    cast_compatible,
+    collapsed_type,
+    dynamic_layout,
+    expanded_type,
+    identity,
+    in_space,
+    kept_dims,
+    memref_of,
+    strides_of,
+    subview_type,
+    with_space,
+)
+from .ops import COPY, HEAP_ALLOC, PASS_THROUGH, RESHAPE_VIEW, facts_of, has, memref, model
+from .ops.memref import strip_casts
 
 INDEX = T.IndexType()
 LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map", "infer-layout-map")
-VIEW_CHAIN = ("memref.expand_shape", "memref.collapse_shape", "memref.cast")
-PASS_THROUGH = ("linalg.yield", "linalg.index", "scf.yield", "scf.condition")
-
-
-class BufferizeError(UserError):
-    pass
-
-
-# -- types and layouts ------------------------------------------------------------------
-
-def dynamic_layout(rank: int) -> StridedLayoutAttr:
-    return StridedLayoutAttr((None,) * rank, None)
-
-
-def memref_of(t, layout: str = "identity-layout-map"):
-    """The memref type a tensor type becomes (identity or fully dynamic layout; with
-    ``infer-layout-map`` the fully dynamic one, except for function results, which take
-    the type of the buffers returned)."""
-    if isinstance(t, T.UnrankedTensorType):
-        return T.UnrankedMemRefType(t.elem)
-    if layout in ("fully-dynamic-layout-map", "infer-layout-map"):
-        return T.MemRefType(t.shape, t.elem, dynamic_layout(len(t.shape)))
-    return T.MemRefType(t.shape, t.elem)
-
-
-def with_space(t: T.MemRefType, space) -> T.MemRefType:
-    """Memref type ``t`` in memory space ``space`` (an attribute, or None)."""
-    return T.MemRefType(t.shape, t.elem, t.layout, space)
-
-
-def in_space(t, like):
-    """Type ``t`` in the memory space of memref type ``like`` (views, copies and carried
-    buffers stay where their source lives)."""
-    space = getattr(like, "memspace", None)
-    return t if space is None or isinstance(t, T.UnrankedMemRefType) else with_space(t, space)
-
-
-def strides_of(t: T.MemRefType) -> tuple[list[int | None], int | None]:
-    """(strides, offset) of a ranked memref type; None entries are dynamic."""
-    if t.layout is None:
-        strides, acc = [], 1
-        for d in reversed(t.shape):
-            strides.append(acc)
-            acc = None if acc is None or d is None else acc * d
-        return strides[::-1], 0
-    if isinstance(t.layout, StridedLayoutAttr):
-        return list(t.layout.strides), t.layout.offset
-    raise BufferizeError(f"unsupported memref layout {t.layout}")
-
-
-def identity(t) -> bool:
-    return isinstance(t, T.UnrankedMemRefType) or t.layout is None
-
-
-def cast_compatible(src, dst) -> bool:
-    """memref.cast may go from ``src`` to ``dst`` (ranked, same rank, layouts agree where
-    both are static)."""
-    if isinstance(dst, T.UnrankedMemRefType) or isinstance(src, T.UnrankedMemRefType):
-        return src.elem == dst.elem
-    if src.elem != dst.elem or src.rank != dst.rank or src.memspace != dst.memspace:
-        return False
-    if any(a is not None and b is not None and a != b for a, b in zip(src.shape, dst.shape, strict=True)):
-        return False
-    (ss, so), (ds, do) = strides_of(src), strides_of(dst)
-    if any(b is not None and a != b for a, b in zip(ss, ds, strict=True)):
-        return False
-    return do is None or so == do
-
-
-def _mul(a, b):
-    return None if a is None or b is None else a * b
-
-
-def _sat_mul(a, b):
-    """MLIR's ``SaturatedInteger`` product: 0 wins over dynamic (None)."""
-    return 0 if a == 0 or b == 0 else _mul(a, b)
-
-
-def expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
-    return in_space(_expanded_type(src, shape, groups), src)
-
-
-def _expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
-    """Result type of ``memref.expand_shape`` of ``src`` (MLIR's ``computeExpandedType``):
-    identity stays identity; otherwise each source stride is spread over its group,
-    innermost result dim first. Any strided source can be expanded."""
-    if identity(src):
-        return T.MemRefType(tuple(shape), src.elem)
-    strides, offset = strides_of(src)
-    rev, at = [], len(shape) - 1
-    for group, st in reversed(list(zip(groups, strides, strict=True))):
-        for _ in group:
-            rev.append(st)
-            st = _sat_mul(st, shape[at])
-            at -= 1
-    out = rev[::-1] + [1] * (len(shape) - len(rev))
-    return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
-
-
-def collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
-    t = _collapsed_type(src, shape, groups)
-    return t if t is None else in_space(t, src)
-
-
-def _collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
-    """Result type of ``memref.collapse_shape`` of ``src`` (MLIR's
-    ``computeCollapsedLayoutMap``), or None when the collapsed dims are not provably
-    contiguous (MLIR's ``isGuaranteedCollapsible`` fails and its bufferization copies):
-    a group's stride is that of its last non-unit dim, and every other non-unit dim of
-    the group must have, statically, the stride of the dims after it times their size."""
-    if identity(src):
-        return T.MemRefType(tuple(shape), src.elem)
-    strides, offset = strides_of(src)
-    out = []
-    for g in groups:
-        ref = list(g)
-        while len(ref) > 1 and src.shape[ref[-1]] == 1:
-            ref.pop()
-        if len(ref) > 1 and src.shape[ref[-1]] is None:
-            return None  # a dynamic size could be 1 at runtime: stride unknown
-        out.append(strides[ref[-1]])
-    for g, st in zip(groups, out, strict=True):
-        for idx in reversed(g[1:]):
-            st = _sat_mul(st, src.shape[idx])
-            have = strides[idx - 1]
-            if st is None or have is None:
-                return None
-            if src.shape[idx - 1] != 1 and st != have:
-                return None
-    return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
+PASS_THROUGH_NAMES = ("linalg.yield", "linalg.index", "scf.yield", "scf.condition")
 
 
 # -- causes ---------------------------------------------------------------------------
@@ -200,12 +83,12 @@ _OWN_COPIES = {
 }
 
 
-def own_cause(ip: Op, name: str) -> str:
-    """Why the rewrite of ``ip`` itself allocates or copies (no analysis decision behind
-    it): a new tensor needs a buffer, a slice insertion writes its source."""
-    if name == "memref.alloc":
+def own_cause(ip: Op, op: Op) -> str:
+    """Why the rewrite of ``ip`` itself makes the allocation or copy ``op`` (no analysis
+    decision behind it): a new tensor needs a buffer, a slice insertion writes its source."""
+    if has(op, HEAP_ALLOC):
         res = _named(ip.results[0], "its result") if ip.results else "its result"
-        if ip.name in ("tensor.empty", "bufferization.alloc_tensor"):
+        if facts_of(ip, "sem_result_no_write"):
             return f"the buffer of {res} = {ip.name}: a new tensor"
         return f"the buffer of {res}: {ip.name} makes a new tensor"
     src = _named(ip.operands[0], "") if ip.operands else ""
@@ -257,14 +140,22 @@ class Bufferizer:
         self.made_for: dict[Value, Op] = {}  # a fresh buffer -> the input op it was made for
 
     # .. building helpers
-    def emit(self, name, operands=(), types=(), attrs=None) -> Op:
-        op = Op(name, list(operands), list(types), attrs or {}, loc=self.ip.loc)
+    def put(self, op: Op) -> Op:
+        """Insert the new op ``op`` (made by a builder of backend/ops) before the insertion
+        point: it takes the location of the input op being rewritten, the current cause
+        (or, for an allocation or copy the rewrite makes of its own, :func:`own_cause`),
+        and stands for that input op in the map to the input (backend/output_map.py)."""
+        op.loc = self.ip.loc
         cause = self.cause
-        if cause is None and name in ("memref.alloc", "memref.copy"):
-            cause = own_cause(self.ip, name)
+        if cause is None and (has(op, HEAP_ALLOC) or has(op, COPY)):
+            cause = own_cause(self.ip, op)
         op.src_loc, op.name_loc, op.cause = self.ip.src_loc, self.ip.name_loc, cause
         op.origin = getattr(self.ip, "origin", self.ip)  # the input op it stands for
         return self.edits.insert_before(self.ip, op)
+
+    def emit(self, name, operands=(), types=(), attrs=None) -> Op:
+        """A new op of kind ``name`` (another op's, passed on) before the insertion point."""
+        return self.put(Op(name, list(operands), list(types), attrs or {}))
 
     def const_index(self, n: int) -> Value:
         return self.emit("arith.constant", (), [INDEX], {"value": IntegerAttr(n, INDEX)}).result
@@ -296,13 +187,12 @@ class Bufferizer:
         """A fresh identity-layout buffer with the shape of buffer ``b``, in the memory
         space of ``b`` (or of memref type ``like``)."""
         t = b.type
-        dyn = [self.emit("memref.dim", [b, self.const_index(i)], [INDEX]).result
+        dyn = [self.put(memref.dim(b, self.const_index(i))).result
                for i, d in enumerate(t.shape) if d is None]
         return self.alloc(in_space(T.MemRefType(t.shape, t.elem), t if like is None else like), dyn)
 
     def alloc(self, t, dyn=()) -> Value:
-        b = self.emit("memref.alloc", dyn, [t], {
-            "operandSegmentSizes": dense_i32(len(dyn), 0)}).result
+        b = self.put(memref.alloc(t, dyn)).result
         self.made_for[b] = self.ip
         return b
 
@@ -311,10 +201,10 @@ class Bufferizer:
         return _Because(self, cause)
 
     def copy(self, src: Value, dst: Value) -> None:
-        self.emit("memref.copy", [src, dst])
+        self.put(memref.copy(src, dst))
 
     def cast(self, b: Value, t) -> Value:
-        return b if b.type == t else self.emit("memref.cast", [b], [t]).result
+        return b if b.type == t else self.put(memref.cast(b, t)).result
 
     def to_type(self, b: Value, t) -> Value:
         """``b`` as a value of memref type ``t``: a cast when valid, else a copy."""
@@ -493,6 +383,9 @@ class Bufferizer:
         """Bufferize ``op``; for an op with regions, return the generator that yields its
         blocks (see :meth:`block`)."""
         tensors = op in self.tensor_ops
+        m = model(op.name)  # the op's model in the registry (backend/ops)
+        if m is not None and m.rewrite is not None and (tensors or getattr(m, "always", False)):
+            return m.rewrite(self, op)
         h = getattr(self, "op_" + op.name.replace(".", "_"), None)
         if h is not None and (tensors or op.name in ("func.return",)):
             return h(op)
@@ -500,7 +393,7 @@ class Bufferizer:
             return self.linalg(op)
         if tensors and self.op_id.get(op) in self.an.unknown:
             return self.unknown(op)
-        if tensors and op.name not in PASS_THROUGH:
+        if tensors and op.name not in PASS_THROUGH_NAMES and not (m is not None and m.has(PASS_THROUGH)):
             if self.user_op(op):
                 return self.declared(op)
             self.fail(op, f"bufferize: unsupported op '{op.name}' on tensors")
@@ -696,48 +589,8 @@ class Bufferizer:
 
     # .. slices
     def subview(self, b: Value, offs, sizes, strides, result_shape) -> Value:
-        rt = self.subview_type(b.type, offs, sizes, strides, result_shape)
-        attrs, dyn = {}, []
-        for key, vals in (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides)):
-            attrs[key] = dense_i64([x if isinstance(x, int) else DYNAMIC for x in vals])
-            dyn.append([x for x in vals if not isinstance(x, int)])
-        attrs["operandSegmentSizes"] = dense_i32(1, *map(len, dyn))
-        return self.emit("memref.subview", [b, *dyn[0], *dyn[1], *dyn[2]], [rt], attrs).result
-
-    def subview_type(self, bt, offs, sizes, strides, result_shape):
-        """The strided type MLIR infers for a subview of a ``bt`` buffer."""
-        ss, so = strides_of(bt)
-        off = so
-        for o, s in zip(offs, ss, strict=True):
-            step = _sat_mul(o if isinstance(o, int) else None, s)
-            off = None if off is None or step is None else off + step
-        new_strides = [_mul(s, st if isinstance(st, int) else None) for s, st in zip(ss, strides, strict=True)]
-        shape = [z if isinstance(z, int) else None for z in sizes]
-        keep = self.kept_dims(shape, list(result_shape))
-        rt = T.MemRefType(tuple(shape[i] for i in keep), bt.elem,
-                          StridedLayoutAttr(tuple(new_strides[i] for i in keep), off))
-        if rt.layout == StridedLayoutAttr(tuple(strides_of(T.MemRefType(rt.shape, rt.elem))[0]), 0) \
-                and all(d is not None for d in rt.shape):
-            rt = T.MemRefType(rt.shape, rt.elem)
-        return in_space(rt, bt)
-
-    @staticmethod
-    def kept_dims(shape, result_shape) -> list[int]:
-        """Dimensions kept by a (possibly rank-reducing) slice, as MLIR's rank-reduction
-        mask: greedily from the left, a size that matches the next result dimension
-        keeps it, a unit size that does not is dropped (sizes [1, 2, 1, 4] into 2x1x4
-        drop the first dimension, not the third)."""
-        keep, j = [], 0
-        for i, d in enumerate(shape):
-            r = result_shape[j] if j < len(result_shape) else 0
-            if j < len(result_shape) and (d == r or (d != 1 and (d is None or r is None))):
-                keep.append(i)
-                j += 1
-            elif d != 1:
-                raise BufferizeError(f"bufferize: slice sizes {shape} do not reduce to {result_shape}")
-        if j != len(result_shape):
-            raise BufferizeError(f"bufferize: slice sizes {shape} do not reduce to {result_shape}")
-        return keep
+        rt = subview_type(b.type, offs, sizes, strides, result_shape)
+        return self.put(memref.subview(b, offs, sizes, strides, rt)).result
 
     def op_tensor_extract_slice(self, op):
         offs, sizes, strides = slice_params(op)
@@ -787,17 +640,17 @@ class Bufferizer:
         view of it (reshapes / casts) with the same shape and the same static layout
         (hence the same elements), e.g. collapse(expand(subview)) -- no copy needed."""
         s = src
-        while getattr(s, "op", None) is not None and s.op.name in VIEW_CHAIN:
+        while getattr(s, "op", None) is not None and has(s.op, RESHAPE_VIEW):
             s = s.op.operands[0]
         v = getattr(s, "op", None)
-        if not (v and v.name == "memref.subview" and v.operands[0] is d
+        if not (memref.is_subview(s) and v.operands[0] is d
                 and slice_params(v) == (offs, sizes, strides)):
             return False
         if s is src:
             return True
         if isinstance(src.type, T.UnrankedMemRefType):
             return False
-        want = self.subview_type(d.type, offs, sizes, strides, shape)
+        want = subview_type(d.type, offs, sizes, strides, shape)
         (ws, wo), (gs, go) = strides_of(want), strides_of(src.type)
         return (want.shape == src.type.shape and None not in want.shape and wo is not None
                 and None not in ws and (ws, wo) == (gs, go))
@@ -1174,8 +1027,7 @@ class Bufferizer:
             return self.cast(mine, t)
 
         def fresh(v: Value, blk=body) -> bool:
-            o = getattr(v, "op", None)
-            return o is not None and o.name == "memref.alloc" and o.parent in (body, blk)
+            return memref.is_alloc(v) and v.op.parent in (body, blk)
 
         leaves = branch_leaves(root, body)
         if len(leaves) > 1 and all((v is mine and mine is not None or fresh(v, blk))
@@ -1227,8 +1079,7 @@ class Bufferizer:
                 types.append(None)
                 continue
             b = self.operand_buffer(op, i)
-            ro = getattr(strip_casts(b), "op", None)
-            if ro is not None and ro.name == "memref.get_global":
+            if memref.is_global(strip_casts(b)):
                 with self.because(f"copy of the constant {operand_syntax(op, i)} the {op.name} starts "
                                   "from: its iterations write the buffer they receive, a constant's "
                                   "is read-only"):
@@ -1359,8 +1210,7 @@ class Bufferizer:
             inplace = self.dec.inplace.get((oid, lead + k), True) and all(
                 self.dec.inplace.get((self.op_id.get(o, -1), 1), True)
                 for o in inserts if o.operands[1] is arg)
-            ro = getattr(strip_casts(b), "op", None)
-            if not inplace or (ro is not None and ro.name == "memref.get_global"):
+            if not inplace or memref.is_global(strip_casts(b)):
                 if isinstance(b.type, T.UnrankedMemRefType):
                     self.fail(op, "bufferize: out-of-place unranked shared_out")
                 why = (self.copy_cause(op, lead + k) if not self.dec.inplace.get((oid, lead + k), True)
@@ -1401,39 +1251,6 @@ class Bufferizer:
             self.copy(src, self.subview(d, offs, sizes, strides, op.operands[0].type.shape))
         self.dead.append(op)
 
-    # .. cf branches
-    @staticmethod
-    def successor_slots(op: Op) -> list[tuple[int, int]]:
-        """(successor, block argument) each operand of a cf branch is forwarded to
-        (``(-1, -1)`` for the leading operands that are not forwarded: a condition or a
-        switch flag)."""
-        counts = [len(op.successor_operands(s)) for s in range(len(op.successors))]
-        slots = [(-1, -1)] * (len(op.operands) - sum(counts))
-        for s, c in enumerate(counts):
-            slots += [(s, k) for k in range(c)]
-        return slots
-
-    def branch(self, op):
-        """Tensor successor operands become their buffers (a fresh copy when the analysis
-        put the operand out of place), cast to the block argument's type -- or recorded
-        until that type is decided (:meth:`block_args`)."""
-        if op.name not in ("cf.br", "cf.cond_br", "cf.switch"):
-            self.fail(op, f"bufferize: '{op.name}' carrying tensors is not supported")
-        new = list(op.operands)
-        for i, (s, k) in enumerate(self.successor_slots(op)):
-            if s < 0 or not self.t_use(op, i):
-                continue
-            blk = op.successors[s]
-            b = self.operand_buffer(op, i)
-            if T.is_tensor(blk.args[k].type):
-                self.pending.setdefault(blk, []).append((op, i, k))
-                new[i] = b
-            else:
-                new[i] = self.to_type(b, blk.args[k].type)
-        op.set_operands(new)
-
-    op_cf_br = op_cf_cond_br = op_cf_switch = branch
-
     def block_args(self, blk) -> None:
         """Memref types of ``blk``'s tensor arguments: the identity layout when every
         buffer forwarded so far (from earlier blocks) has it, else the fully dynamic
@@ -1459,12 +1276,6 @@ class Bufferizer:
 
 def functions(module: Module) -> list[Op]:
     return [op for op in walk_ops(module) if op.name == "func.func"]
-
-
-def strip_casts(v: Value) -> Value:
-    while getattr(v, "op", None) is not None and v.op.name == "memref.cast":
-        v = v.op.operands[0]
-    return v
 
 
 def passed_through(v: Value) -> Value:
