@@ -23,13 +23,8 @@ from __future__ import annotations
 from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import (
     ArrayAttr,
-    DenseElementsAttr,
-    DenseResourceAttr,
     IntegerAttr,
-    StringAttr,
-    SymbolRefAttr,
     TypeAttr,
-    UnitAttr,
 )
 from bufferlog.frontend.dialects import PRINTERS
 from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
@@ -52,7 +47,7 @@ from .layouts import (  # noqa: F401  (collapsed_type, expanded_type: re-exporte
     subview_type,
     with_space,
 )
-from .ops import COPY, HEAP_ALLOC, PASS_THROUGH, RESHAPE_VIEW, facts_of, has, memref, model
+from .ops import COPY, HEAP_ALLOC, PASS_THROUGH, RESHAPE_VIEW, arith, facts_of, has, memref, model
 from .ops.memref import strip_casts
 
 INDEX = T.IndexType()
@@ -158,7 +153,7 @@ class Bufferizer:
         return self.put(Op(name, list(operands), list(types), attrs or {}))
 
     def const_index(self, n: int) -> Value:
-        return self.emit("arith.constant", (), [INDEX], {"value": IntegerAttr(n, INDEX)}).result
+        return self.put(arith.constant_index(n)).result
 
     def fail(self, op: Op, msg: str):
         raise BufferizeError(msg, op.loc if op.loc.line else None)
@@ -507,23 +502,6 @@ class Bufferizer:
             self.undefined(b)
         self.done(op, b)
 
-    def op_arith_constant(self, op):
-        val, t = op.attrs["value"], op.result.type
-        if not isinstance(val, DenseElementsAttr | DenseResourceAttr) or not isinstance(t, T.TensorType):
-            self.fail(op, "bufferize: unsupported tensor constant")
-        mt = memref_of(t)
-        key = (str(val), str(t))
-        name = self.globals.get(key)
-        if name is None:
-            name = self.globals[key] = f"__constant_{len(self.globals)}"
-            g = Op("memref.global", [], [], {
-                "sym_visibility": StringAttr("private"), "constant": UnitAttr(),
-                "sym_name": StringAttr(name), "type": TypeAttr(mt), "initial_value": val,
-                "alignment": IntegerAttr(64, T.IntegerType(64))}, loc=op.loc)
-            g.made_in = self.current
-            self.m.body.insert(len(self.globals) - 1, g)
-        self.done(op, self.emit("memref.get_global", [], [mt], {"name": SymbolRefAttr(name)}).result)
-
     def op_tensor_from_elements(self, op):
         t = op.result.type
         b = self.alloc(memref_of(t))
@@ -536,22 +514,6 @@ class Bufferizer:
                 rest //= d
             self.emit("memref.store", [v, b, *[self.const_index(i) for i in reversed(idx)]])
         self.done(op, b)
-
-    def op_arith_select(self, op):
-        """``arith.select`` of the two buffers (each a copy when the analysis put it out of
-        place); buffers of different layouts are both cast to the fully dynamic one, as
-        MLIR does."""
-        if not isinstance(op.operands[0].type, T.IntegerType):
-            self.fail(op, "bufferize: arith.select with a tensor condition is not supported "
-                          "(mlir-opt: only i1 condition values are supported)")
-        a, b = self.operand_buffer(op, 1), self.operand_buffer(op, 2)
-        if a.type != b.type:
-            t = op.result.type
-            if isinstance(t, T.UnrankedTensorType):
-                self.fail(op, "bufferize: arith.select of unranked buffers of different types")
-            t = in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), a.type)
-            a, b = self.cast(a, t), self.cast(b, t)
-        self.done(op, self.emit("arith.select", [op.operands[0], a, b], [a.type]).result)
 
     # .. element access
     def op_tensor_extract(self, op):

@@ -30,7 +30,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from bufferlog.frontend import types as T
-from bufferlog.frontend.attrs import DenseArrayAttr, IntegerAttr
+from bufferlog.frontend.attrs import DenseArrayAttr
 from bufferlog.frontend.facts import export
 from bufferlog.frontend.ir import Block, BlockArg, Loc, Module, Op, OpResult, Region, Value
 from bufferlog.frontend.types import MemRefType
@@ -41,6 +41,7 @@ from .dealloc_frees import I1, Frees, Stats
 from .dealloc_rules import derive
 from .ir_edit import BlockEdits, walk_ops
 from .lower_switch import lower_switches
+from .ops import arith
 from .output_map import handover
 
 EMITS = ("memref-dealloc", "bufferization-dealloc")
@@ -176,7 +177,7 @@ class Dealloc:
         fn = self._function_of(anchor)
         key = (fn, value)
         if key not in self.consts:
-            c = Op("arith.constant", (), [I1], {"value": IntegerAttr(int(value), I1)})
+            c = arith.constant_bool(value)
             fn.regions[0].entry.insert(0, c)
             self.consts[key] = c.result
             self.constants[c.result] = value
@@ -187,7 +188,7 @@ class Dealloc:
         for x, y in ((a, b), (b, a)):
             if x in self.constants:
                 return x if self.constants[x] else y
-        op = Op("arith.ori", [a, b], [I1])
+        op = arith.ori(a, b)
         self.insert_before(anchor, op)
         return op.result
 

@@ -23,6 +23,8 @@ from bufferlog.frontend.types import IntegerType
 from bufferlog.core import UserError
 from bufferlog.core.records import field, record
 
+from .ops import arith
+
 TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
 
 if TYPE_CHECKING:
@@ -336,13 +338,13 @@ class Frees:
         acc = None
         for v, neg in lits:
             if neg:
-                x = Op("arith.xori", [v, d.const(top, True)], [I1])
+                x = arith.xori(v, d.const(top, True))
                 d.insert_before(top, x)
                 v = x.result
             if acc is None:
                 acc = v
             else:
-                a = Op("arith.andi", [acc, v], [I1])
+                a = arith.andi(acc, v)
                 d.insert_before(top, a)
                 acc = a.result
         return acc if acc is not None else d.const(top, True)

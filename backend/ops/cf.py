@@ -12,13 +12,10 @@ cast to the block argument's memref type once it is decided
 from __future__ import annotations
 
 from bufferlog.frontend import types as T
-from bufferlog.frontend.attrs import DenseArrayAttr, IntegerAttr
+from bufferlog.frontend.attrs import DenseArrayAttr
 from bufferlog.frontend.ir import Block, Op
 
-from . import SWITCH, mem, op, sem
-
-I1 = T.IntegerType(1)
-CMPI_EQ = IntegerAttr(0, T.IntegerType(64))  # arith.cmpi predicate enum: 0 = eq
+from . import SWITCH, arith, mem, op, sem
 
 
 def successor_slots(op: Op) -> list[tuple[int, int]]:
@@ -88,10 +85,9 @@ def lower_switch(sw: Op) -> None:
     at = region.blocks.index(blk)
     for k, (value, (target, args)) in enumerate(cases):
         last = k == len(cases) - 1
-        c = blk.append(Op("arith.constant", (), [flag.type],
-                          {"value": IntegerAttr(value, flag.type)}, loc=loc))
-        e = blk.append(Op("arith.cmpi", [flag, c.result], [I1],
-                          {"predicate": CMPI_EQ}, loc=loc))
+        c = blk.append(arith.constant_int(value, flag.type))
+        e = blk.append(arith.cmpi_eq(flag, c.result))
+        c.loc = e.loc = loc
         if last:
             other, other_args = default
         else:
