@@ -47,7 +47,18 @@ from .layouts import (  # noqa: F401  (collapsed_type, expanded_type: re-exporte
     subview_type,
     with_space,
 )
-from .ops import COPY, HEAP_ALLOC, PASS_THROUGH, RESHAPE_VIEW, arith, facts_of, has, memref, model
+from .ops import (
+    COPY,
+    HEAP_ALLOC,
+    PASS_THROUGH,
+    RESHAPE_VIEW,
+    arith,
+    bufferization,
+    facts_of,
+    has,
+    memref,
+    model,
+)
 from .ops.memref import strip_casts
 
 INDEX = T.IndexType()
@@ -71,10 +82,6 @@ _OWN_COPIES = {
                                     "of the shared buffer",
     "tensor.pad": "tensor.pad copies its source {0} into the interior of its padded buffer",
     "tensor.concat": "tensor.concat copies each operand into its slice of the result",
-    "bufferization.alloc_tensor": "bufferization.alloc_tensor copies its copy operand {0} into its "
-                                  "new buffer",
-    "bufferization.materialize_in_destination": "bufferization.materialize_in_destination copies "
-                                                "its source {0} into the destination",
 }
 
 
@@ -87,7 +94,7 @@ def own_cause(ip: Op, op: Op) -> str:
             return f"the buffer of {res} = {ip.name}: a new tensor"
         return f"the buffer of {res}: {ip.name} makes a new tensor"
     src = _named(ip.operands[0], "") if ip.operands else ""
-    text = _OWN_COPIES.get(ip.name)
+    text = getattr(model(ip.name), "own_copy", None) or _OWN_COPIES.get(ip.name)
     if text is not None:
         return " ".join(text.format(src).split())
     return f"{ip.name} copies into the buffer of its result"
@@ -417,7 +424,7 @@ class Bufferizer:
         ``unknown-type-conversion=identity-layout-map``), as mlir-opt."""
         saved, self.ip = self.ip, self.boundary_at[v]
         t = memref_of(v.type, self.unknown_layout)
-        op = self.emit("bufferization.to_buffer", [v], [t])
+        op = self.put(bufferization.to_buffer_op(v, t))
         self.kept.add(op)
         self.ip = saved
         return op.result
@@ -431,7 +438,7 @@ class Bufferizer:
         b = self.B(v)
         key = (b, op.parent)
         if key not in self.as_tensors:
-            t = self.emit("bufferization.to_tensor", [b], [self.tensor_operands[op][i]])
+            t = self.put(bufferization.to_tensor_op(b, self.tensor_operands[op][i]))
             self.kept.add(t)
             self.as_tensors[key] = t.result
         return self.as_tensors[key]
@@ -484,23 +491,6 @@ class Bufferizer:
         certificate lets a read see it before any write: the input reads garbage too)."""
         b.op.tv_undef = True
         return b
-
-    def op_bufferization_alloc_tensor(self, op):
-        from bufferlog.frontend.dialects.bufferization import alloc_tensor_parts
-
-        p = alloc_tensor_parts(op)
-        t = memref_of(op.result.type)
-        space = op.attrs.get("memory_space")
-        if space is not None:  # `1 : i64` is written `1` in a memref type
-            space = IntegerAttr(space.value, None) if isinstance(space, IntegerAttr) and str(
-                space.type) == "i64" else space
-            t = with_space(t, space)
-        b = self.alloc(t, p.dynamic_sizes)
-        if p.copy is not None:
-            self.copy(self.B(p.copy), b)
-        else:
-            self.undefined(b)
-        self.done(op, b)
 
     def op_tensor_from_elements(self, op):
         t = op.result.type
@@ -844,32 +834,6 @@ class Bufferizer:
         op.results = [r for r in op.results if not T.is_tensor(r.type)]
         for k, r in enumerate(op.results):
             r.index = k
-
-    # .. bufferization dialect
-    def op_bufferization_to_tensor(self, op):
-        self.done(op, op.operands[0])
-
-    def op_bufferization_to_buffer(self, op):
-        """The operand's buffer (a copy when the analysis put it out of place: a
-        ``to_buffer`` without ``read_only`` may be written through), as the result type.
-        A tensor left on tensors (function boundaries off, unknown ops) keeps the op."""
-        v = op.operands[0]
-        if v in self.boundary_at and v not in self.buf and self.dec.inplace.get((self.op_id.get(op, -1), 0), True):
-            self.kept.add(op)
-            return
-        b = self.to_type(self.operand_buffer(op, 0), op.result.type)
-        op.result.replace_all_uses_with(b)
-        self.dead.append(op)
-
-    def op_bufferization_materialize_in_destination(self, op):
-        src, dst = op.operands
-        if self.t_use(op, 1):
-            d = self.operand_buffer(op, 1)
-            self.copy(self.B(src), d)
-            self.done(op, d)
-        else:
-            self.copy(self.B(src), dst)
-            self.dead.append(op)
 
     # .. functions
     def op_func_return(self, op):

@@ -41,7 +41,7 @@ from .dealloc_frees import I1, Frees, Stats
 from .dealloc_rules import derive
 from .ir_edit import BlockEdits, walk_ops
 from .lower_switch import lower_switches
-from .ops import arith
+from .ops import arith, bufferization
 from .output_map import handover
 
 EMITS = ("memref-dealloc", "bufferization-dealloc")
@@ -352,7 +352,7 @@ def clone_ops(src: Value, loc, view_source=None) -> list[Op]:
             break
         chain.append((op, i))
         base = op.operands[i]
-    ops = [Op("bufferization.clone", [base], [base.type], {}, loc=loc)]
+    ops = [bufferization.clone(base, loc)]
     for view, i in reversed(chain):
         operands = [ops[-1].result if j == i else x for j, x in enumerate(view.operands)]
         ops.append(Op(view.name, operands, [r.type for r in view.results], dict(view.attrs), loc=loc))

@@ -16,14 +16,13 @@ from __future__ import annotations
 from collections import defaultdict
 
 from bufferlog.frontend import types as T
-from bufferlog.frontend.attrs import DenseArrayAttr
 from bufferlog.frontend.ir import Block, Op, Region, Value
 from bufferlog.frontend.types import IntegerType
 
 from bufferlog.core import UserError
 from bufferlog.core.records import field, record
 
-from .ops import arith
+from .ops import arith, bufferization
 
 TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
 
@@ -374,8 +373,4 @@ class Frees:
                       kept: list[Value] | None = None) -> None:
         """``bufferization.dealloc (memrefs) if (conds) retain (kept)``: frees each memref
         whose condition holds, once per buffer, unless it is the buffer of a kept value."""
-        kept = kept or []
-        op = Op("bufferization.dealloc", [*memrefs, *conds, *kept], [I1] * len(kept),
-                {"operandSegmentSizes": DenseArrayAttr("i32", (len(memrefs), len(conds),
-                                                               len(kept)))})
-        self.d.insert_before(top, op)
+        self.d.insert_before(top, bufferization.dealloc(memrefs, conds, list(kept or [])))

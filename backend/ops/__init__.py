@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 
 #: dialect namespace -> the family module holding its models
 FAMILIES = {
-    "arith": "arith", "index": "arith", "cf": "cf", "memref": "memref",
+    "arith": "arith", "index": "arith", "bufferization": "bufferization", "cf": "cf",
+    "memref": "memref",
 }
 
 # -- traits: what the backend asks about an op instead of its name ---------------------------
