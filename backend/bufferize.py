@@ -22,9 +22,7 @@ from __future__ import annotations
 
 from bufferlog.frontend import types as T
 from bufferlog.frontend.attrs import (
-    ArrayAttr,
     IntegerAttr,
-    TypeAttr,
 )
 from bufferlog.frontend.dialects import PRINTERS
 from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
@@ -49,6 +47,7 @@ from .layouts import (  # noqa: F401  (collapsed_type, expanded_type: re-exporte
 )
 from .ops import (
     COPY,
+    FUNCTION,
     HEAP_ALLOC,
     PASS_THROUGH,
     RESHAPE_VIEW,
@@ -59,6 +58,7 @@ from .ops import (
     memref,
     model,
 )
+from .ops.func import functions, symbol
 from .ops.memref import strip_casts
 
 INDEX = T.IndexType()
@@ -130,7 +130,7 @@ class Bufferizer:
         self.dead: list[Op] = []
         self.globals: dict[tuple[str, str], str] = {}
         self.ip: Op | None = None  # insertion point: new ops go before it
-        self.funcs = {f.attrs["sym_name"].value: f for f in functions(module)}
+        self.funcs = {symbol(f): f for f in functions(module)}
         self.edits = BlockEdits()
         self.dropped: dict[str, dict[int, int]] = {}  # callee -> result idx -> arg idx
         self.cause: str | None = None  # why the ops emitted now exist (debug locations)
@@ -301,8 +301,8 @@ class Bufferizer:
                            if ts or any(T.is_tensor(r.type) for r in op.results)}
         self.state: dict[str, str] = {}
         self.nodrop: set[str] = set()
-        for f in functions(self.m):
-            self.func(f)
+        for f in functions(self.m):  # each function's model bufferizes it, callees first
+            model(f.name).rewrite(self, f)
         self.edits.flush()
         anchor = anchors(self.dead)
         for op in reversed(self.dead):
@@ -310,56 +310,11 @@ class Bufferizer:
         self.edits.flush()
         record(self, list(walk_ops(self.m)), anchor)
         for op in walk_ops(self.m):
-            if op.name == "func.func" or op in self.kept:
+            if has(op, FUNCTION) or op in self.kept:
                 continue
             for v in [*op.operands, *op.results]:
                 if T.is_tensor(v.type):
                     self.fail(op, f"bufferize: unsupported op '{op.name}' on tensors")
-
-    def func(self, f: Op) -> None:
-        """Bufferize ``f`` once, its callees first (a recursive callee keeps its results)."""
-        name = f.attrs["sym_name"].value
-        if self.state.get(name):
-            return
-        self.state[name] = "busy"
-        saved = self.ip
-        for op in walk_ops(f):
-            callee = self.funcs.get(getattr(op.attrs.get("callee"), "root", None))
-            if op.name == "func.call" and callee is not None:
-                self.func(callee)
-        self.ip = saved
-        self.current = f
-        ft = f.attrs["function_type"].type
-        bound = self.function_boundaries  # off: the signature stays, like mlir-opt's default
-        ins = tuple(memref_of(t, self.layout) if T.is_tensor(t) and bound else t for t in ft.inputs)
-        outs = [memref_of(t, self.layout) if T.is_tensor(t) and bound else t for t in ft.results]
-        blocks = f.regions[0].blocks
-        drop: dict[int, int] = {}
-        if blocks:
-            for a in blocks[0].args:
-                if T.is_tensor(a.type) and bound:
-                    a.type = memref_of(a.type, self.layout)
-                    self.buf[a] = a
-            if not bound:
-                self.leave_on_tensors(blocks[0])
-            self.result_types = outs
-            self.returned: list[tuple[Op, int, int, Value]] = []  # infer-layout-map
-            self.drop = drop
-            self.may_drop = bound and name != "main" and len(blocks) == 1 and name not in self.nodrop
-            self.pending: dict[Block, list[tuple[Op, int, int]]] = {}
-            for blk in blocks:
-                if blk is not blocks[0]:
-                    self.block_args(blk)
-                self.block(blk)
-            if self.layout == "infer-layout-map":
-                self.infer_results(outs, name in self.nodrop)
-        f.attrs["function_type"] = TypeAttr(T.FunctionType(
-            ins, tuple(t for k, t in enumerate(outs) if k not in drop)))
-        if drop and "res_attrs" in f.attrs:
-            f.attrs["res_attrs"] = ArrayAttr(tuple(
-                a for k, a in enumerate(f.attrs["res_attrs"].elems) if k not in drop))
-        self.dropped[name] = drop
-        self.state[name] = "done"
 
     def block(self, blk) -> None:
         """Bufferize the ops of ``blk`` and, nested, of their regions, with an explicit
@@ -462,7 +417,7 @@ class Bufferizer:
 
     def boundary_off(self, op: Op) -> bool:
         """``op`` is a call or return left on tensors (function boundaries off)."""
-        return not self.function_boundaries and op.name in ("func.call", "func.return")
+        return not self.function_boundaries and bool(facts_of(op, "sem_boundary"))
 
     def first_unknown(self, op: Op) -> Op | None:
         """The unknown op mlir-opt reports for ``op``: the first in post-order (nested ops
@@ -835,97 +790,6 @@ class Bufferizer:
         for k, r in enumerate(op.results):
             r.index = k
 
-    # .. functions
-    def op_func_return(self, op):
-        if not self.function_boundaries:
-            return self.unknown(op)
-        vals = []
-        args = op.parent.parent.entry.args
-        for k, v in enumerate(op.operands):
-            if self.t_use(op, k):
-                b = self.B(v)
-                root = strip_casts(b)
-                if (self.may_drop and root in args and root.type == self.result_types[k]
-                        and args.index(root) not in self.drop.values()):
-                    self.drop[k] = args.index(root)
-                    continue
-                if self.layout == "infer-layout-map":
-                    self.returned.append((op, len(vals), k, b))
-                    v = b
-                else:
-                    v = self.to_type(b, self.result_types[k])
-            vals.append(v)
-        op.set_operands(vals)
-
-    def infer_results(self, outs: list, recursive: bool) -> None:
-        """``infer-layout-map``: a tensor result takes the type of the buffer every return
-        hands back (a returned subview keeps its strided type: no copy); returns that
-        disagree, and recursive functions (whose callers were bufferized first), get the
-        fully dynamic layout, with casts in the returns."""
-        by_k: dict[int, set] = {}
-        for _op, _i, k, b in self.returned:
-            by_k.setdefault(k, set()).add(b.type)
-        for k, types in by_k.items():
-            if len(types) == 1 and not recursive:
-                outs[k] = next(iter(types))
-        for op, i, k, b in self.returned:
-            if b.type != outs[k]:
-                self.ip = op
-                op.set_operand(i, self.to_type(b, outs[k]))
-
-    def op_func_call(self, op):
-        if not self.function_boundaries:  # calls are unknown ops (mlir-opt's default)
-            return self.unknown(op)
-        callee = op.attrs["callee"].root
-        f = self.funcs.get(callee)
-        if f is None:
-            self.fail(op, f"bufferize: call to unknown function @{callee}")
-        ft = f.attrs["function_type"].type
-        ft_in = [memref_of(t, self.layout) if T.is_tensor(t) else t for t in ft.inputs] \
-            if any(T.is_tensor(t) for t in ft.inputs) else list(ft.inputs)
-        args, passed, copy_results = [], {}, {}
-        for i, v in enumerate(op.operands):
-            if self.t_use(op, i):
-                r = self.sole_alias_result(op, i)
-                if r is not None:  # copy that result after the call, not the argument
-                    copy_results[r] = i
-                    b = self.B(v)
-                else:  # a copy only if its contents are needed (copy_contents)
-                    b = self.operand_buffer(op, i)
-                v = self.to_type(b, ft_in[i])
-                # a result equivalent to this argument is the buffer the callee wrote:
-                # b itself, or the copy a layout the signature cannot take needed
-                passed[i] = b if strip_casts(v) is strip_casts(b) else v
-            args.append(v)
-        if self.state.get(callee) == "busy":
-            self.nodrop.add(callee)
-        drop = self.dropped.get(callee, {}) if self.state.get(callee) == "done" else {}
-        keep = [r for k, r in enumerate(op.results) if k not in drop]
-        if self.state.get(callee) == "done":  # the callee's results as bufferized
-            types = list(ft.results)
-        else:
-            types = [memref_of(r.type, self.layout) if self.is_t(r) else r.type for r in keep]
-        call = self.emit("func.call", args, types, {"callee": op.attrs["callee"]})
-        for k, j in drop.items():
-            self.buf[op.results[k]] = passed[j]
-        for r, n in zip(keep, call.results, strict=True):
-            if self.is_t(r):
-                self.buf[r] = n
-            else:
-                r.replace_all_uses_with(n)
-        for r, i in copy_results.items():
-            self.buf[r] = self.copy_instead(op, i, r, self.buf[r])
-        self.dead.append(op)
-
-    def sole_alias_result(self, op: Op, i: int) -> Value | None:
-        """The result to copy instead of out-of-place operand ``i`` of a call
-        (``copy_to_result`` of rules/analysis/copies.dl: the callee does not write the
-        argument, and the argument and one ranked result alias only each other)."""
-        vid = self.copy_to_result.get((self.op_id.get(op, -1), i))
-        if vid is None:
-            return None
-        return next((r for r in op.results if self.facts.value_id.get(r) == vid), None)
-
     # .. scf
     def carried(self, b: Value):
         """Type of a loop-carried buffer starting as ``b``."""
@@ -1198,10 +1062,6 @@ class Bufferizer:
             a.type = t
             self.buf[a] = a
         self.ip = saved
-
-
-def functions(module: Module) -> list[Op]:
-    return [op for op in walk_ops(module) if op.name == "func.func"]
 
 
 def passed_through(v: Value) -> Value:
