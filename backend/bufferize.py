@@ -471,19 +471,6 @@ class Bufferizer:
         self.emit("memref.store", [op.operands[0], b, *op.operands[2:]])
         self.done(op, b)
 
-    # .. vector transfers: the same transfer on the buffer (the write into a copy when
-    # the analysis put its destination out of place)
-    def op_vector_transfer_read(self, op):
-        read = self.emit("vector.transfer_read", [self.B(op.operands[0]), *op.operands[1:]],
-                         [op.result.type], op.attrs)
-        op.result.replace_all_uses_with(read.result)
-        self.dead.append(op)
-
-    def op_vector_transfer_write(self, op):
-        b = self.operand_buffer(op, 1)
-        self.emit("vector.transfer_write", [op.operands[0], b, *op.operands[2:]], [], op.attrs)
-        self.done(op, b)
-
     def op_tensor_dim(self, op):
         d = self.emit("memref.dim", [self.B(op.operands[0]), op.operands[1]], [INDEX]).result
         op.result.replace_all_uses_with(d)

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 #: dialect namespace -> the family module holding its models
 FAMILIES = {
     "arith": "arith", "index": "arith", "bufferization": "bufferization", "cf": "cf",
-    "func": "func", "memref": "memref",
+    "func": "func", "memref": "memref", "vector": "vector", "affine": "affine",
 }
 
 # -- traits: what the backend asks about an op instead of its name ---------------------------
