@@ -21,13 +21,8 @@ a result that is one of the arguments is dropped (callers reuse their operand), 
 from __future__ import annotations
 
 from bufferlog.frontend import types as T
-from bufferlog.frontend.attrs import (
-    IntegerAttr,
-)
 from bufferlog.frontend.dialects import PRINTERS
-from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
-from bufferlog.frontend.dialects.tensor import expand_output_shape, reassociation, slice_params
-from bufferlog.frontend.ir import Block, Module, Op, Region, Value
+from bufferlog.frontend.ir import Block, Module, Op, Value
 from bufferlog.frontend.operand_syntax import operand_syntax
 
 from .ir_edit import BlockEdits, walk_ops
@@ -50,7 +45,6 @@ from .ops import (
     FUNCTION,
     HEAP_ALLOC,
     PASS_THROUGH,
-    RESHAPE_VIEW,
     arith,
     bufferization,
     facts_of,
@@ -76,15 +70,6 @@ def _line_col(op: Op) -> str:
     return f"{op.loc.line}:{op.loc.col}"
 
 
-_OWN_COPIES = {
-    "tensor.insert_slice": "tensor.insert_slice writes its source {0} into its slice of the destination",
-    "tensor.parallel_insert_slice": "tensor.parallel_insert_slice writes its tile {0} into its slice "
-                                    "of the shared buffer",
-    "tensor.pad": "tensor.pad copies its source {0} into the interior of its padded buffer",
-    "tensor.concat": "tensor.concat copies each operand into its slice of the result",
-}
-
-
 def own_cause(ip: Op, op: Op) -> str:
     """Why the rewrite of ``ip`` itself makes the allocation or copy ``op`` (no analysis
     decision behind it): a new tensor needs a buffer, a slice insertion writes its source."""
@@ -94,7 +79,7 @@ def own_cause(ip: Op, op: Op) -> str:
             return f"the buffer of {res} = {ip.name}: a new tensor"
         return f"the buffer of {res}: {ip.name} makes a new tensor"
     src = _named(ip.operands[0], "") if ip.operands else ""
-    text = getattr(model(ip.name), "own_copy", None) or _OWN_COPIES.get(ip.name)
+    text = getattr(model(ip.name), "own_copy", None)  # the model's words for its own copy
     if text is not None:
         return " ".join(text.format(src).split())
     return f"{ip.name} copies into the buffer of its result"
@@ -346,8 +331,6 @@ class Bufferizer:
         h = getattr(self, "op_" + op.name.replace(".", "_"), None)
         if h is not None and (tensors or op.name in ("func.return",)):
             return h(op)
-        if is_structured(op) and tensors:
-            return self.linalg(op)
         if tensors and self.op_id.get(op) in self.an.unknown:
             return self.unknown(op)
         if tensors and op.name not in PASS_THROUGH_NAMES and not (m is not None and m.has(PASS_THROUGH)):
@@ -436,10 +419,6 @@ class Bufferizer:
         self.dead.append(op)
 
     # .. allocation-like ops
-    def op_tensor_empty(self, op):
-        t = op.result.type
-        self.done(op, self.undefined(self.alloc(memref_of(t), list(op.operands))))
-
     @staticmethod
     def undefined(b: Value) -> Value:
         """``b``, an allocation whose contents the input leaves unspecified (the output
@@ -447,52 +426,10 @@ class Bufferizer:
         b.op.tv_undef = True
         return b
 
-    def op_tensor_from_elements(self, op):
-        t = op.result.type
-        b = self.alloc(memref_of(t))
-        b.op.tv_parts = True  # one store per element below
-        shape = list(t.shape)
-        for n, v in enumerate(op.operands):
-            idx, rest = [], n
-            for d in reversed(shape):
-                idx.append(rest % d)
-                rest //= d
-            self.emit("memref.store", [v, b, *[self.const_index(i) for i in reversed(idx)]])
-        self.done(op, b)
-
-    # .. element access
-    def op_tensor_extract(self, op):
-        load = self.emit("memref.load", [self.B(op.operands[0]), *op.operands[1:]], [op.result.type])
-        op.result.replace_all_uses_with(load.result)
-        self.dead.append(op)
-
-    def op_tensor_insert(self, op):
-        b = self.operand_buffer(op, 1)
-        self.emit("memref.store", [op.operands[0], b, *op.operands[2:]])
-        self.done(op, b)
-
-    def op_tensor_dim(self, op):
-        d = self.emit("memref.dim", [self.B(op.operands[0]), op.operands[1]], [INDEX]).result
-        op.result.replace_all_uses_with(d)
-        self.dead.append(op)
-
-    def op_tensor_rank(self, op):
-        r = self.emit("memref.rank", [self.B(op.operands[0])], [INDEX]).result
-        op.result.replace_all_uses_with(r)
-        self.dead.append(op)
-
     # .. slices
     def subview(self, b: Value, offs, sizes, strides, result_shape) -> Value:
         rt = subview_type(b.type, offs, sizes, strides, result_shape)
         return self.put(memref.subview(b, offs, sizes, strides, rt)).result
-
-    def op_tensor_extract_slice(self, op):
-        offs, sizes, strides = slice_params(op)
-        b = self.B(op.operands[0])
-        if isinstance(b.type, T.UnrankedMemRefType):
-            self.fail(op, "bufferize: slice of an unranked tensor")
-        v = self.subview(b, offs, sizes, strides, op.result.type.shape)
-        self.done(op, self.result_copy(op, v))
 
     def result_copy(self, op, v: Value) -> Value:
         """The result buffer of a view op (slice, expand_shape) whose result is view
@@ -518,217 +455,6 @@ class Bufferizer:
         finally:
             self.cause = saved
         return n
-
-    def op_tensor_insert_slice(self, op):
-        offs, sizes, strides = slice_params(op)
-        src = self.B(op.operands[0])
-        d = self.operand_buffer(op, 1)
-        if not self.same_region(src, d, offs, sizes, strides, op.operands[0].type.shape):
-            self.copy(src, self.subview(d, offs, sizes, strides, op.operands[0].type.shape))
-        else:  # the tile is in place: the rest of the destination passes through
-            self.passes.append((op, src))
-        self.done(op, d)
-
-    def same_region(self, src: Value, d: Value, offs, sizes, strides, shape) -> bool:
-        """``src`` already is the slice of ``d`` being inserted: the very subview, or a
-        view of it (reshapes / casts) with the same shape and the same static layout
-        (hence the same elements), e.g. collapse(expand(subview)) -- no copy needed."""
-        s = src
-        while getattr(s, "op", None) is not None and has(s.op, RESHAPE_VIEW):
-            s = s.op.operands[0]
-        v = getattr(s, "op", None)
-        if not (memref.is_subview(s) and v.operands[0] is d
-                and slice_params(v) == (offs, sizes, strides)):
-            return False
-        if s is src:
-            return True
-        if isinstance(src.type, T.UnrankedMemRefType):
-            return False
-        want = subview_type(d.type, offs, sizes, strides, shape)
-        (ws, wo), (gs, go) = strides_of(want), strides_of(src.type)
-        return (want.shape == src.type.shape and None not in want.shape and wo is not None
-                and None not in ws and (ws, wo) == (gs, go))
-
-    # .. reshapes and casts
-    def op_tensor_cast(self, op):
-        b, t = self.operand_buffer(op, 0), op.result.type
-        if isinstance(t, T.UnrankedTensorType):
-            nt = T.UnrankedMemRefType(t.elem)
-        elif isinstance(b.type, T.UnrankedMemRefType) or identity(b.type):
-            nt = in_space(T.MemRefType(t.shape, t.elem), b.type)
-        else:
-            nt = in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), b.type)
-        self.done(op, self.cast(b, nt))
-
-    def op_tensor_expand_shape(self, op):
-        b, t = self.B(op.operands[0]), op.result.type
-        if isinstance(b.type, T.UnrankedMemRefType):
-            self.fail(op, "bufferize: expand_shape of an unranked tensor")
-        rt = expanded_type(b.type, list(t.shape), reassociation(op))
-        self.check_output_shape(op, t)
-        attrs = {"reassociation": op.attrs["reassociation"],
-                 "static_output_shape": op.attrs["static_output_shape"]}
-        dyn = [x for x in expand_output_shape(op) if not isinstance(x, int)]
-        self.done(op, self.result_copy(op, self.emit("memref.expand_shape", [b, *dyn], [rt], attrs).result))
-
-    def check_output_shape(self, op: Op, t) -> None:
-        """memref.expand_shape's verifier: each static ``output_shape`` entry is the
-        result type's size (mlir-opt bufferizes a tensor.expand_shape that breaks it, then
-        rejects its own output)."""
-        for pos, (x, d) in enumerate(zip(expand_output_shape(op), t.shape, strict=True)):
-            if isinstance(x, int) and d is not None and x != d:
-                self.fail(op, f"'memref.expand_shape' op invalid output shape provided at pos {pos}")
-
-    def op_tensor_collapse_shape(self, op):
-        b, t = self.operand_buffer(op, 0), op.result.type
-        if isinstance(b.type, T.UnrankedMemRefType):
-            self.fail(op, "bufferize: collapse_shape of an unranked tensor")
-        groups = reassociation(op)
-        rt = collapsed_type(b.type, list(t.shape), groups)
-        if rt is None:  # not provably contiguous: collapse an identity-layout copy
-            with self.because(f"copy of the source of tensor.collapse_shape into an identity "
-                              f"layout: {b.type} is not provably contiguous"):
-                b = self.fresh_copy(b)
-            rt = collapsed_type(b.type, list(t.shape), groups)
-        self.done(op, self.emit("memref.collapse_shape", [b], [rt],
-                                {"reassociation": op.attrs["reassociation"]}).result)
-
-    def op_tensor_reshape(self, op):
-        """``memref.reshape`` of an identity-layout buffer (a view); a strided source (and
-        shape operand) is copied into an identity buffer first, as memref.reshape needs."""
-        b = self.operand_buffer(op, 0)
-        if isinstance(b.type, T.UnrankedMemRefType):
-            self.fail(op, "bufferize: tensor.reshape of an unranked tensor")
-        with self.because("copy into an identity layout: memref.reshape takes no strided buffer"):
-            if not identity(b.type):
-                b = self.fresh_copy(b)
-            shape = self.B(op.operands[1])
-            if not identity(shape.type):
-                shape = self.fresh_copy(shape)
-        self.done(op, self.emit("memref.reshape", [b, shape], [memref_of(op.result.type)]).result)
-
-    # .. composite tensor ops
-    def op_tensor_splat(self, op):
-        """alloc of the result shape (dynamic sizes: the operands after the value), filled."""
-        b = self.alloc(memref_of(op.result.type), list(op.operands[1:]))
-        self.emit("linalg.fill", [op.operands[0], b], [], {"operandSegmentSizes": dense_i32(1, 1)})
-        self.done(op, b)
-
-    def op_tensor_generate(self, op):
-        """alloc of the result shape (dynamic sizes: the operands), then the body: a
-        ``linalg.map`` on ``linalg.index``es (a ``linalg.fill`` when the value does not
-        depend on the position), as for tensor.pad's padding value."""
-        b = self.alloc(memref_of(op.result.type), list(op.operands))
-        yield from self.pad_fill(op, b)
-        self.done(op, b)
-
-    def op_tensor_pad(self, op):
-        """MLIR's way: alloc of the padded shape, the padding value everywhere (a
-        ``linalg.fill`` for a value independent of the position, else a ``linalg.map``
-        running the pad body on ``linalg.index``es), then ONE copy of the source into the
-        interior subview."""
-        from bufferlog.frontend.dialects.tensor import pad_params
-
-        t = op.result.type
-        src = self.B(op.operands[0])
-        if isinstance(src.type, T.UnrankedMemRefType):
-            self.fail(op, "bufferize: tensor.pad of an unranked tensor")
-        low, high = pad_params(op)
-        sizes = [d if d is not None else self.emit("memref.dim", [src, self.const_index(i)], [INDEX]).result
-                 for i, d in enumerate(src.type.shape)]
-        dyn = []
-        for i, d in enumerate(t.shape):
-            if d is None:
-                total = self.index_sum([low[i], sizes[i], high[i]])
-                dyn.append(total if isinstance(total, Value) else self.const_index(total))
-        b = self.alloc(memref_of(t), dyn)
-        yield from self.pad_fill(op, b)
-        self.copy(src, self.subview(b, low, sizes, [1] * t.rank, src.type.shape))
-        self.done(op, b)
-
-    def index_sum(self, parts):
-        """Sum of ints / index Values: an int when all are static, else a Value."""
-        const = sum(x for x in parts if isinstance(x, int))
-        vals = [x for x in parts if not isinstance(x, int)]
-        if not vals:
-            return const
-        acc = vals[0]
-        for x in [*vals[1:], *([self.const_index(const)] if const else [])]:
-            acc = self.emit("arith.addi", [acc, x], [INDEX]).result
-        return acc
-
-    def pad_fill(self, op, b: Value) -> None:
-        body = op.regions[0].entry
-        yld = body.ops[-1]
-        y = yld.operands[0]
-        inner = getattr(y, "op", None) is not None and y.op.parent is body
-        if y.owner is not body and not (inner and (y.op.operands or y.op.regions or len(body.ops) > 2)):
-            if inner:  # a lone constant: hoist it
-                c = y.op
-                y = self.emit(c.name, [], [c.result.type], dict(c.attrs)).result
-            self.emit("linalg.fill", [y, b], [], {"operandSegmentSizes": dense_i32(1, 1)})
-            return
-        # position-dependent (or computed) padding: the body becomes a linalg.map
-        blk = Block([b.type.elem])
-        self.emit("linalg.map", [b]).add_region(Region([blk]))
-        for d, arg in enumerate(body.args):
-            ix = blk.append(Op("linalg.index", [], [INDEX], {"dim": IntegerAttr(d, T.IntegerType(64))},
-                               loc=op.loc))
-            arg.replace_all_uses_with(ix.result)
-        for o in list(body.ops[:-1]):
-            body.ops.remove(o)
-            blk.append(o)
-        blk.append(Op("linalg.yield", [y], [], {}, loc=yld.loc))
-        yld.erase()
-        yield blk  # e.g. tensor.extract of a captured tensor
-        self.ip = op
-
-    def op_tensor_concat(self, op):
-        """alloc of the result shape, then one copy per operand into its subview. Dynamic
-        sizes come from the operands (``memref.dim``): a dynamic result dimension is the
-        sum of the operands' along the concatenated one, else the first operand's; the
-        offsets along it add up the operands' sizes."""
-        t, dim = op.result.type, op.attrs["dim"].value
-        bufs = [self.B(v) for v in op.operands]
-        if any(isinstance(b.type, T.UnrankedMemRefType) for b in bufs):
-            self.fail(op, "bufferize: tensor.concat of an unranked tensor")
-        sizes = [[d if d is not None else self.emit("memref.dim", [b, self.const_index(i)], [INDEX]).result
-                  for i, d in enumerate(b.type.shape)] for b in bufs]
-        dyn = []
-        for i, d in enumerate(t.shape):
-            if d is None:
-                n = self.index_sum([s[i] for s in sizes]) if i == dim else sizes[0][i]
-                dyn.append(n if isinstance(n, Value) else self.const_index(n))
-        b = self.alloc(memref_of(t), dyn)
-        b.op.tv_parts = True  # one copy per operand below, side by side
-        at: int | Value = 0
-        for k, (v, s, size) in enumerate(zip(op.operands, bufs, sizes, strict=True)):
-            if k:
-                at = self.index_sum([at, sizes[k - 1][dim]])
-            offs = [at if i == dim else 0 for i in range(t.rank)]
-            self.copy(s, self.subview(b, offs, size, [1] * t.rank, v.type.shape))
-        self.done(op, b)
-
-    # .. linalg
-    def linalg(self, op):
-        ins, outs = linalg_ins_outs(op)
-        n_in = len(ins)
-        new, res = [], []
-        for i, v in enumerate(op.operands):
-            if not self.t_use(op, i):
-                new.append(v)
-            elif i < n_in:
-                new.append(self.B(v))
-            else:
-                b = self.operand_buffer(op, i)
-                new.append(b)
-                res.append(b)
-        op.set_operands(new)
-        yield from op.regions[0].blocks if op.regions else ()  # e.g. tensor.extract of a captured tensor
-        self.ip = op
-        for r, b in zip(op.results, res, strict=True):
-            self.buf[r] = b
-        op.results = []
 
     # .. ops known only from rules (``sem_*`` facts in ops.dl or a ``--rules`` overlay)
     def user_op(self, op: Op) -> bool:
@@ -1016,17 +742,6 @@ class Bufferizer:
         op.set_operands(op.operands[:lead])
         old = list(op.attrs["operandSegmentSizes"].values)
         op.attrs["operandSegmentSizes"] = dense_i32(*old[:3], 0)
-
-    def op_tensor_parallel_insert_slice(self, op):
-        """A copy of the tile into its subview of the shared buffer, just before the
-        ``scf.forall.in_parallel`` terminator (MLIR's way), or nothing when the tile
-        already is that subview (the iteration wrote its slice in place)."""
-        offs, sizes, strides = slice_params(op)
-        self.ip = op.parent_op
-        src, d = self.B(op.operands[0]), self.B(op.operands[1])
-        if not self.same_region(src, d, offs, sizes, strides, op.operands[0].type.shape):
-            self.copy(src, self.subview(d, offs, sizes, strides, op.operands[0].type.shape))
-        self.dead.append(op)
 
     def block_args(self, blk) -> None:
         """Memref types of ``blk``'s tensor arguments: the identity layout when every

@@ -46,3 +46,18 @@ def test_a_wrong_fact_is_refused(fact, message, monkeypatch):
 def test_every_model_is_of_its_family():
     for m in ops.all_models():
         assert ops.FAMILIES[m.name.split(".", 1)[0]] == m.family
+
+
+def test_every_structured_op_has_a_model_and_only_those():
+    """The frontend's structured linalg ops (its op definitions) and the registry's
+    destination-style linalg models name the same ops."""
+    from bufferlog.backend.ops import linalg
+    from bufferlog.frontend.dialects.linalg import NAMED_OPS, is_structured
+    from bufferlog.frontend.ir import Op
+
+    structured = {n for n in {*NAMED_OPS, "linalg.generic", "linalg.transpose", "linalg.broadcast",
+                              "linalg.map", "linalg.reduce"} if is_structured(Op(n))}
+    dps = {m.name for m in ops.all_models() if m.rewrite is linalg.dps}
+    assert structured == dps
+    for n in dps:
+        assert ops.facts_of(n, "sem_dps") or ops.facts_of(n, "sem_elementwise"), n
