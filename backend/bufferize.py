@@ -57,17 +57,12 @@ from .ops.memref import strip_casts
 
 INDEX = T.IndexType()
 LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map", "infer-layout-map")
-PASS_THROUGH_NAMES = ("linalg.yield", "linalg.index", "scf.yield", "scf.condition")
 
 
 # -- causes ---------------------------------------------------------------------------
 
 def _named(v: Value, fallback: str) -> str:
     return f"%{v.name}" if v.name else fallback
-
-
-def _line_col(op: Op) -> str:
-    return f"{op.loc.line}:{op.loc.col}"
 
 
 def own_cause(ip: Op, op: Op) -> str:
@@ -328,12 +323,9 @@ class Bufferizer:
         m = model(op.name)  # the op's model in the registry (backend/ops)
         if m is not None and m.rewrite is not None and (tensors or getattr(m, "always", False)):
             return m.rewrite(self, op)
-        h = getattr(self, "op_" + op.name.replace(".", "_"), None)
-        if h is not None and (tensors or op.name in ("func.return",)):
-            return h(op)
         if tensors and self.op_id.get(op) in self.an.unknown:
             return self.unknown(op)
-        if tensors and op.name not in PASS_THROUGH_NAMES and not (m is not None and m.has(PASS_THROUGH)):
+        if tensors and not (m is not None and m.has(PASS_THROUGH)):
             if self.user_op(op):
                 return self.declared(op)
             self.fail(op, f"bufferize: unsupported op '{op.name}' on tensors")
@@ -503,246 +495,6 @@ class Bufferizer:
         for k, r in enumerate(op.results):
             r.index = k
 
-    # .. scf
-    def carried(self, b: Value):
-        """Type of a loop-carried buffer starting as ``b``."""
-        t = b.type
-        return t if identity(t) else in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), t)
-
-    def retype(self, vals, types) -> None:
-        for v, t in zip(vals, types, strict=True):
-            if t is not None:
-                v.type = t
-                self.buf[v] = v
-
-    def loop_value(self, y: Value, mine: Value | None, body, used: set, t, why=None) -> Value:
-        """What a loop terminator passes for carried buffer ``y``: ``mine`` itself (also
-        when ``y`` is the result of inner ``scf.for`` loops that carry ``mine`` through
-        unchanged), a fresh allocation of this body, the result of an inner loop of this
-        body that starts from either (each of its iterations passes on its own argument or
-        a fresh buffer, so the result is one of those), an ``scf.if`` of this body each of
-        whose branches yields one of those (the deallocation tracks which one it is, as
-        mlir-opt's ownership flags), else a fresh copy."""
-        root = strip_casts(y)
-        if root is mine and mine is not None:
-            return self.cast(y, t)
-        if mine is not None and passed_through(root) is mine:
-            return self.cast(mine, t)
-
-        def fresh(v: Value, blk=body) -> bool:
-            return memref.is_alloc(v) and v.op.parent in (body, blk)
-
-        leaves = branch_leaves(root, body)
-        if len(leaves) > 1 and all((v is mine and mine is not None or fresh(v, blk))
-                                   and v not in used for v, blk in leaves) \
-                and cast_compatible(y.type, t):
-            used.update(v for v, _ in leaves)
-            return self.to_type(y, t)
-
-        start = loop_start(root) if getattr(root, "op", None) is not None \
-            and root.op.parent is body else None
-        owned = fresh(root) or (start is not None and start not in used
-                                and (start is mine and mine is not None or fresh(start)))
-        if not owned or root in used or not cast_compatible(y.type, t):
-            with self.because(why(root, owned, root in used) if why else None):
-                y = self.fresh_copy(y) if not isinstance(y.type, T.UnrankedMemRefType) else y
-        elif start is not None:
-            used.add(start)
-        used.add(strip_casts(y))
-        return self.to_type(y, t)
-
-    def yield_cause(self, loop: Op, term: Op, k: int, v: Value):
-        """The cause of the copy :meth:`loop_value` makes of operand ``k`` (tensor ``v``)
-        of ``loop``'s terminator ``term``: a function of (its buffer's root, whether this
-        iteration owns it, whether another loop value already passes it on)."""
-        def why(root: Value, owned: bool, reused: bool) -> str:
-            name = _named(v, f"operand #{k}")
-            head = (f"copy of {name} passed on by the {term.name} to the next iteration of the "
-                    f"{loop.name} at {_line_col(loop)}")
-            if reused:
-                return f"{head}: its buffer is passed on already as another loop value; each needs its own"
-            origin = self.made_for.get(root)
-            if origin is None:
-                return (f"{head}: it is neither the iteration's own buffer (its argument) nor a "
-                        "buffer made in this iteration")
-            where = f"the buffer of the {origin.name} at {_line_col(origin)}, made outside the loop"
-            writer = getattr(v, "op", None)
-            inside = writer is not None and any(p is loop for p in _ancestors(writer))
-            if inside and writer.name != "scf.if":
-                return (f"{head}: {name} is the {writer.name} at {_line_col(writer)} writing in place "
-                        f"into {where}; the next iteration writes that buffer again while its "
-                        f"argument would still hold {name}")
-            return f"{head}: {name} lives in {where}, not in a buffer of the iteration's own"
-        return why
-
-    def inits(self, op, first: int):
-        types = []
-        for i in range(len(op.operands)):
-            if i < first or not self.t_use(op, i):
-                types.append(None)
-                continue
-            b = self.operand_buffer(op, i)
-            if memref.is_global(strip_casts(b)):
-                with self.because(f"copy of the constant {operand_syntax(op, i)} the {op.name} starts "
-                                  "from: its iterations write the buffer they receive, a constant's "
-                                  "is read-only"):
-                    b = self.fresh_copy(b)
-            t = self.carried(b)
-            op.set_operand(i, self.cast(b, t))
-            types.append(t)
-        return types[first:]
-
-    def op_scf_for(self, op):
-        types = self.inits(op, 3)
-        body = op.regions[0].entry
-        self.retype(body.args[1:], types)
-        self.retype(op.results, types)
-        yield body
-        self.ip = op
-        y = body.ops[-1]
-        self.ip = y
-        used: set = set()
-        y.set_operands([self.loop_value(self.B(v), body.args[k + 1], body, used, types[k],
-                                        self.yield_cause(op, y, k, v))
-                        if types[k] is not None else v for k, v in enumerate(y.operands)])
-        self.ip = op
-
-    def op_scf_while(self, op):
-        types = self.inits(op, 0)
-        before, after = op.regions[0].entry, op.regions[1].entry
-        self.retype(before.args, types)
-        yield before
-        cond = before.ops[-1]
-        self.ip = cond
-        used: set = set()
-        origin, vals, atypes = {}, [cond.operands[0]], []
-        for k, v in enumerate(cond.operands[1:], 1):
-            if not self.t_use(cond, k):
-                vals.append(v)
-                atypes.append(None)
-                continue
-            b = self.B(v)
-            root = strip_casts(b)
-            if root in before.args and root not in used:
-                j = before.args.index(root)
-                t = types[j]
-                origin[len(atypes)] = j
-                used.add(root)
-                vals.append(self.cast(b, t))
-            else:
-                t = self.carried(b) if identity(b.type) else self.carried(b)
-                vals.append(self.loop_value(b, None, before, used, t, self.yield_cause(op, cond, k, v)))
-            atypes.append(t)
-        cond.set_operands(vals)
-        self.retype(after.args, atypes)
-        self.retype(op.results, atypes)
-        yield after
-        y = after.ops[-1]
-        self.ip = y
-        used = set()
-        new = []
-        for k, v in enumerate(y.operands):
-            if types[k] is None:
-                new.append(v)
-                continue
-            mine = next((after.args[a] for a, j in origin.items() if j == k), None)
-            new.append(self.loop_value(self.B(v), mine, after, used, types[k],
-                                       self.yield_cause(op, y, k, v)))
-        y.set_operands(new)
-        self.ip = op
-
-    def op_scf_if(self, op):
-        blocks = [r.entry for r in op.regions if r.blocks]
-        ys = []
-        for b in blocks:
-            yield b
-            ys.append(b.ops[-1])
-        self.ip = op
-        types = []
-        for k, r in enumerate(op.results):
-            if not self.is_t(r):
-                types.append(None)
-                continue
-            bt = [self.B(y.operands[k]).type for y in ys]
-            if all(t == bt[0] for t in bt):
-                types.append(bt[0])
-            elif any(isinstance(t, T.UnrankedMemRefType) for t in bt):
-                self.fail(op, "bufferize: scf.if yielding unranked tensors of different layouts")
-            else:
-                types.append(in_space(T.MemRefType(r.type.shape, r.type.elem, dynamic_layout(r.type.rank)), bt[0]))
-        for y in ys:
-            self.ip = y
-            y.set_operands([self.cast(self.B(v), types[k]) if types[k] is not None else v
-                            for k, v in enumerate(y.operands)])
-        self.retype(op.results, types)
-        self.ip = op
-
-    op_scf_index_switch = op_scf_if  # the same, over the default region and the cases
-
-    def op_scf_execute_region(self, op):
-        """The region's blocks, then each tensor result takes the type of the buffer its
-        (unique) ``scf.yield`` passes (MLIR's buffer type of the yielded value)."""
-        blocks = op.regions[0].blocks
-        for blk in blocks:
-            if blk is not blocks[0]:
-                self.block_args(blk)
-            yield blk
-        ys = [b.ops[-1] for b in blocks if b.ops and b.ops[-1].name == "scf.yield"]
-        if len(ys) != 1:
-            self.fail(op, "'scf.execute_region' op op without unique scf.yield is not supported")
-        y = ys[0]
-        bufs = [self.B(v) if self.t_use(y, k) else v for k, v in enumerate(y.operands)]
-        y.set_operands(bufs)
-        self.retype(op.results, [b.type if self.t_use(y, k) else None for k, b in enumerate(bufs)])
-        self.ip = op
-
-    def op_scf_forall(self, op):
-        """scf.forall on memrefs: no shared_outs, no results. Each shared_out's block
-        argument stands for its buffer directly (an alloc + copy before the loop when the
-        analysis put it out of place, at the forall or at a parallel_insert_slice into it);
-        parallel_insert_slices become copies into subviews of it (see below)."""
-        from bufferlog.frontend.dialects.scf import forall_parts
-
-        f = forall_parts(op)
-        lead = len(op.operands) - len(f.outputs)
-        inserts = [o for o in f.terminator.regions[0].entry.ops if o.name == "tensor.parallel_insert_slice"]
-        oid = self.op_id.get(op, -1)
-        bufs = []
-        for k, (v, arg) in enumerate(zip(f.outputs, f.shared_outs, strict=True)):
-            b = self.B(v)
-            inplace = self.dec.inplace.get((oid, lead + k), True) and all(
-                self.dec.inplace.get((self.op_id.get(o, -1), 1), True)
-                for o in inserts if o.operands[1] is arg)
-            if not inplace or memref.is_global(strip_casts(b)):
-                if isinstance(b.type, T.UnrankedMemRefType):
-                    self.fail(op, "bufferize: out-of-place unranked shared_out")
-                why = (self.copy_cause(op, lead + k) if not self.dec.inplace.get((oid, lead + k), True)
-                       else f"copy of the shared_out {operand_syntax(op, lead + k)}: "
-                       + ("a tensor.parallel_insert_slice into it is out of place" if inplace is False
-                          or not all(self.dec.inplace.get((self.op_id.get(o, -1), 1), True)
-                                     for o in inserts if o.operands[1] is arg)
-                          else "the iterations would write a read-only constant"))
-                with self.because(why):
-                    n = self.alloc_like(b)
-                    if not self.uninit(v):
-                        self.copy(b, n)
-                    else:
-                        self.undefined(n)
-                b = n
-            bufs.append(b)
-            self.buf[arg] = b
-        yield f.body
-        self.ip = op
-        for arg, b in zip(f.shared_outs, bufs, strict=True):
-            arg.replace_all_uses_with(b)
-        del f.body.args[len(f.ivs):]
-        for r, b in zip(op.results, bufs, strict=True):
-            self.buf[r] = b
-        op.results = []
-        op.set_operands(op.operands[:lead])
-        old = list(op.attrs["operandSegmentSizes"].values)
-        op.attrs["operandSegmentSizes"] = dense_i32(*old[:3], 0)
-
     def block_args(self, blk) -> None:
         """Memref types of ``blk``'s tensor arguments: the identity layout when every
         buffer forwarded so far (from earlier blocks) has it, else the fully dynamic
@@ -764,60 +516,6 @@ class Bufferizer:
             a.type = t
             self.buf[a] = a
         self.ip = saved
-
-
-def passed_through(v: Value) -> Value:
-    """The buffer that ``scf.for`` results ``v`` always are: an ``scf.for`` whose body
-    yields its iteration argument unchanged returns its init (mlir-opt's canonicalizer
-    folds such a result into the init)."""
-    while getattr(v, "op", None) is not None and v.op.name == "scf.for":
-        body = v.op.regions[0].entry
-        k = v.op.results.index(v)
-        if strip_casts(body.ops[-1].operands[k]) is not body.args[k + 1]:
-            break
-        v = strip_casts(v.op.operands[k + 3])
-    return v
-
-
-def branch_leaves(v: Value, blk) -> list[tuple[Value, object]]:
-    """The buffers ``v`` may be, each with the block that yields it: for the result of an
-    ``scf.if`` / ``scf.index_switch`` of block ``blk``, what each branch yields (casts
-    stripped, nested ones expanded); else ``v`` itself."""
-    o = getattr(v, "op", None)
-    if o is None or o.name not in ("scf.if", "scf.index_switch") or o.parent is not blk \
-            or not all(r.blocks for r in o.regions):
-        return [(v, blk)]
-    k = o.results.index(v)
-    return [leaf for r in o.regions
-            for leaf in branch_leaves(strip_casts(r.entry.ops[-1].operands[k]), r.entry)]
-
-
-def loop_start(v: Value) -> Value | None:
-    """The buffer an ``scf.for`` / ``scf.while`` result ``v`` starts from (its init, cast
-    stripped), or None: an ``scf.while`` result that its ``scf.condition`` does not take
-    from the before region's argument."""
-    op = getattr(v, "op", None)
-    if op is None or op.name not in ("scf.for", "scf.while"):
-        return None
-    k = op.results.index(v)
-    if op.name == "scf.for":
-        return strip_casts(op.operands[k + 3])
-    before = op.regions[0].entry
-    c = strip_casts(before.ops[-1].operands[k + 1])
-    return strip_casts(op.operands[before.args.index(c)]) if c in before.args else None
-
-
-def _ancestors(op: Op):
-    p = op.parent_op
-    while p is not None:
-        yield p
-        p = p.parent_op
-
-
-def dense_i32(*sizes: int):
-    from bufferlog.frontend.dialects._smb import segments
-
-    return segments(*sizes)
 
 
 def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,

@@ -41,7 +41,7 @@ from .dealloc_frees import I1, Frees, Stats
 from .dealloc_rules import derive
 from .ir_edit import BlockEdits, walk_ops
 from .lower_switch import lower_switches
-from .ops import arith, bufferization
+from .ops import arith, bufferization, scf
 from .output_map import handover
 
 EMITS = ("memref-dealloc", "bufferization-dealloc")
@@ -318,11 +318,11 @@ class Dealloc:
                           + "and the caller owns every result it receives")
             if self.state(u) == "indicator":
                 then_b, else_b = Block(), Block()
-                then_b.append(Op("scf.yield", [src]))
+                then_b.append(scf.yield_([src]))
                 for c in clone_ops(src, top.loc, self._view_source):
                     else_b.append(c)
-                else_b.append(Op("scf.yield", [c.result]))
-                sel = Op("scf.if", [self.ind[u]], [src.type], {}, [Region([then_b]), Region([else_b])])
+                else_b.append(scf.yield_([c.result]))
+                sel = scf.if_op(self.ind[u], [src.type], [Region([then_b]), Region([else_b])])
                 self.insert_before(top, sel)
                 top.set_operand(k, sel.result)
             else:

@@ -22,7 +22,7 @@ from bufferlog.frontend.types import IntegerType
 from bufferlog.core import UserError
 from bufferlog.core.records import field, record
 
-from .ops import arith, bufferization
+from .ops import arith, bufferization, memref, scf
 
 TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
 
@@ -352,12 +352,12 @@ class Frees:
         if self.d.emit == "bufferization-dealloc":
             self._bufz_dealloc(top, [v], [self.materialize(top, lits)])
         elif not lits:
-            self.d.insert_before(top, Op("memref.dealloc", [v], []))
+            self.d.insert_before(top, memref.dealloc(v))
         else:
             body = Block()
-            body.append(Op("memref.dealloc", [v], []))
-            body.append(Op("scf.yield", []))
-            self.d.insert_before(top, Op("scf.if", [self.materialize(top, lits)], [], {},
+            body.append(memref.dealloc(v))
+            body.append(scf.yield_())
+            self.d.insert_before(top, scf.if_op(self.materialize(top, lits), [],
                                              [Region([body]), Region()]))
         if lits:
             self.stats.conditional += 1

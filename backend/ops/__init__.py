@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 FAMILIES = {
     "arith": "arith", "index": "arith", "bufferization": "bufferization", "cf": "cf",
     "func": "func", "memref": "memref", "vector": "vector", "affine": "affine",
-    "tensor": "tensor", "linalg": "linalg",
+    "tensor": "tensor", "linalg": "linalg", "scf": "scf",
 }
 
 # -- traits: what the backend asks about an op instead of its name ---------------------------
