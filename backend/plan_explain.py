@@ -14,6 +14,7 @@ from bufferlog.frontend.ir import Op
 
 from bufferlog.core.records import value_class
 
+from .ops import FREE, HEAP_ALLOC, has
 from .plan_reuse import Reuse
 
 
@@ -36,10 +37,10 @@ def free_notes(rel, facts, free_at_last_use: bool) -> list[Note]:
     notes = []
     for vid, val in enumerate(facts.values):
         op = getattr(val, "op", None)
-        if op is None or op.name != "memref.alloc" or op.parent is None:
+        if op is None or not has(op, HEAP_ALLOC) or op.parent is None:
             continue
         last = facts.ops[after[vid]] if vid in after else None
-        if last is not None and any(u.op.name == "memref.dealloc" and u.op.parent is last.parent
+        if last is not None and any(has(u.op, FREE) and u.op.parent is last.parent
                                     for u in val.uses):
             if last is op:
                 notes.append(Note(op, "freed right after it is made: nothing in its block uses "

@@ -19,7 +19,8 @@ from bufferlog.frontend.ir import Module, Op
 from bufferlog.core.records import record
 
 from .ir_edit import walk_ops
-from .ops.arith import constant_condition
+from .ops import COPY, has
+from .ops.scf import constant_branch
 from .output_map import handover
 
 
@@ -30,14 +31,14 @@ class FoldStats:
 
 
 def _self_copy(op: Op) -> bool:
-    if op.name not in ("memref.copy", "linalg.copy") or len(op.operands) != 2 or op.results:
+    if not has(op, COPY) or len(op.operands) != 2 or op.results:
         return False
     a, b = op.operands
     return a is b and isinstance(a.type, T.MemRefType)
 
 
 def _constant_condition(op: Op) -> bool | None:
-    return constant_condition(op.operands[0]) if op.name == "scf.if" and op.operands else None
+    return constant_branch(op)
 
 
 def _drop(op: Op) -> None:

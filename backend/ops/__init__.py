@@ -75,6 +75,8 @@ CONDITIONAL_FREE = "conditional_free"
 CLONE = "clone"
 #: a region op running one of its regions once (scf.if, scf.index_switch)
 BRANCH_REGIONS = "branch_regions"
+#: runs its first region when its i1 operand 0 holds (scf.if): what it holds is guarded
+GUARD = "guard"
 #: a multi-way branch the deallocation lowers to two-way ones (cf.switch)
 SWITCH = "switch"
 #: a constant whose ``value`` attribute is its result (arith.constant)
@@ -189,8 +191,16 @@ def facts_of(op_or_name: Any, rel: str) -> list[tuple]:
 
 def view_source(op_or_name: Any) -> int | None:
     """The operand whose buffer the op's result 0 is a view of (``mem_view``), or None."""
-    src = facts_of(op_or_name, "mem_view")
-    return src[0][0] if src else None
+    name = op_or_name if isinstance(op_or_name, str) else op_or_name.name
+    try:
+        return _VIEW_SOURCE[name]
+    except KeyError:
+        src = facts_of(name, "mem_view")
+        v = _VIEW_SOURCE[name] = src[0][0] if src else None
+        return v
+
+
+_VIEW_SOURCE: dict[str, int | None] = {}
 
 
 def all_models() -> list[Model]:

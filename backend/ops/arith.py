@@ -42,7 +42,7 @@ op("index.sub", sem.index_arith("-"))
 op("index.mul", sem.index_arith("*"))
 
 
-@op(CONSTANT_OP, sem.known(), sem.result_readonly(""), traits=(CONSTANT,))
+@op(CONSTANT_OP, sem.known(), sem.result_readonly(""), traits=(CONSTANT,), exports=("const_int",))
 def constant(bz, op: Op):
     """A dense tensor constant: one private constant ``memref.global`` per value and type
     (shared by equal constants), read through ``memref.get_global``."""

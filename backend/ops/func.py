@@ -39,7 +39,7 @@ def callee(call: Op) -> str | None:
     return getattr(call.attrs.get("callee"), "root", None)
 
 
-@op(FUNC, sem.known(), mem.func(), traits=(FUNCTION,))
+@op(FUNC, sem.known(), mem.func(), traits=(FUNCTION,), exports=("function",))
 def function(bz, f: Op) -> None:
     """Bufferize ``f`` once, its callees first (a recursive callee keeps its results)."""
     name = symbol(f)
@@ -130,7 +130,8 @@ def return_(bz, op: Op):
     op.set_operands(vals)
 
 
-@op("func.call", sem.known(), sem.boundary(), mem.alloc(), mem.access(), traits=(CALL,))
+@op("func.call", sem.known(), sem.boundary(), mem.alloc(), mem.access(), traits=(CALL,),
+    exports=("call",))
 def call(bz, op: Op):
     """A call of the bufferized callee: each tensor argument its buffer (a copy when the
     analysis put it out of place and the callee reads it; or a copy of the one result

@@ -3,7 +3,10 @@
 * ``rules/ops_generated.dl``: the ``sem_*`` facts of every model (declared in
   ``rules/ops.dl``, which includes this file after its declarations and derived rules);
 * ``rules/ops_memref_generated.dl``: the ``mem_*`` facts (declared in
-  ``rules/ops_memref.dl``).
+  ``rules/ops_memref.dl``);
+* ``frontend/op_table.py``: what the fact exporter (frontend/facts.py) writes for an op
+  beyond its generic rows (slice parameters, destination-style operands, function and
+  call rows, ...), so that the frontend reads the registry's data without importing it.
 
 Every fact is checked against its ``.decl`` (relation declared in the right file, arity,
 number or symbol per column) before anything is written. The files are committed, as
@@ -117,13 +120,61 @@ class _Order(dict):
 _order = _Order()
 
 
-def stale(rules: Path | None = None) -> list[str]:
+FRONTEND_TABLE = "op_table.py"
+
+TABLE_HEADER = '''"""What the fact exporter (frontend/facts.py) writes for each op beyond the rows every op
+gets -- GENERATED from the registry of op models (backend/ops/*.py) by
+`python -m bufferlog.backend.ops.gen`: do not edit; change the op's model instead.
+"""
+
+'''
+
+
+def frontend_table() -> str:
+    """The text of frontend/op_table.py."""
+    models = sorted(all_models(), key=lambda m: m.name)
+
+    def lit(x) -> str:
+        if isinstance(x, tuple):
+            return "(" + ", ".join(map(lit, x)) + ("," if len(x) == 1 else "") + ")"
+        return f'"{x}"' if isinstance(x, str) else repr(x)
+
+    def table(doc: str, name: str, attr: str) -> list[str]:
+        import textwrap
+
+        rows = [(m.name, getattr(m, attr)) for m in models if hasattr(m, attr)]
+        return ([f"#: {line}" for line in textwrap.wrap(doc, 92)] + [f"{name} = {{"]
+                + [f"    {lit(k)}: {lit(v)}," for k, v in rows] + ["}", ""])
+
+    lines = [TABLE_HEADER.rstrip("\n"), ""]
+    lines += table("op -> its exporters of structural facts: ``function`` (func), ``call`` (call), "
+                   "``dps`` (dps_input, dps_output, dps_init, payload_reads), ``identity_maps`` "
+                   "(elementwise_operand), ``const_int``, ``loop_bounds`` "
+                   "(loop_bound_static / loop_bound_dynamic)", "EXPORTS", "exports")
+    lines += table("op -> how many operands precede its offsets, sizes and strides (slice_static / "
+                   "slice_dynamic facts)", "SLICE_LEADING", "slice_leading")
+    lines += table("op with a payload region -> which operands its block arguments stand for, by "
+                   "position: ``all`` (inputs and inits) or ``ins`` (inputs only)",
+                   "PAYLOAD_ARGS", "payload")
+    return "\n".join(lines)
+
+
+def _frontend_dir() -> Path:
+    import bufferlog.frontend as frontend
+
+    return Path(frontend.__file__).parent
+
+
+def stale(rules: Path | None = None, frontend: Path | None = None) -> list[str]:
     """The generated files whose committed text differs from what the registry gives."""
     from bufferlog.core import rules_dir
 
     rules = rules or rules_dir()
-    return [name for name, text in tables(rules).items()
-            if not (rules / name).is_file() or (rules / name).read_text(encoding="utf-8") != text]
+    frontend = frontend or _frontend_dir()
+    want = {rules / name: text for name, text in tables(rules).items()}
+    want[frontend / FRONTEND_TABLE] = frontend_table()
+    return [p.name for p, text in want.items()
+            if not p.is_file() or p.read_text(encoding="utf-8") != text]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,11 +186,13 @@ def main(argv: list[str] | None = None) -> int:
         if "--check" in argv:
             bad = stale(rules)
             for name in bad:
-                print(f"stale: rules/{name} (run python -m bufferlog.backend.ops.gen)")
+                print(f"stale: {name} (run python -m bufferlog.backend.ops.gen)")
             return 1 if bad else 0
         for name, text in tables(rules).items():
             (rules / name).write_text(text, encoding="utf-8")
             print(f"wrote rules/{name}")
+        (_frontend_dir() / FRONTEND_TABLE).write_text(frontend_table(), encoding="utf-8")
+        print(f"wrote frontend/{FRONTEND_TABLE}")
     except GenError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

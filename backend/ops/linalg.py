@@ -50,13 +50,18 @@ def dps(bz, op: Op):
 
 def _named(names: str, *facts, **extra) -> None:
     for n in names.split():
-        op(f"linalg.{n}", *facts, rewrite=dps, **extra)
+        op(f"linalg.{n}", *facts, rewrite=dps, exports=("dps",), **extra)
 
 
 # -- ops with a payload region: an operand is read when its block argument has uses ----------
-op("linalg.generic", sem.dps("payload"), rewrite=dps)
-op("linalg.map", sem.dps("payload"), sem.elementwise_operands(), rewrite=dps)
-op("linalg.reduce", sem.dps("payload"), rewrite=dps)
+# (``payload``: which operands the payload block's arguments stand for, by position: every
+# input and init, or the inputs only; ``identity_maps``: operands accessed through an
+# identity indexing map of an all-parallel op are accessed elementwise)
+op("linalg.generic", sem.dps("payload"), rewrite=dps, exports=("dps", "identity_maps"),
+   payload="all")
+op("linalg.map", sem.dps("payload"), sem.elementwise_operands(), rewrite=dps, exports=("dps",),
+   payload="ins")
+op("linalg.reduce", sem.dps("payload"), rewrite=dps, exports=("dps",), payload="all")
 
 # -- named ops that do not read their init -----------------------------------------------------
 _named("fill transpose broadcast", sem.dps("never"))
@@ -64,7 +69,7 @@ _named("elementwise", sem.dps("never"), sem.elementwise_default_maps())
 _named("fill_rng_2d", sem.dps("never"))
 # elementwise named ops: sem_dps(n, "never") is derived from sem_elementwise (rules/ops.dl)
 op("linalg.copy", sem.elementwise(), sem.subset_copy(0, 1), rewrite=dps, traits=(COPY,),
-   figure="copies")
+   figure="copies", exports=("dps",))
 _named("add sub mul div div_unsigned max min powf exp log abs ceil floor negf reciprocal round "
        "sqrt rsqrt square tanh erf select", sem.elementwise())
 

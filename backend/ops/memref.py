@@ -41,7 +41,7 @@ op("memref.realloc", mem.alloc(), mem.free(0), mem.read(0), figure="allocs")
 op(DEALLOC, mem.free(0), traits=(FREE,), figure="memref_deallocs")
 
 # -- views: result 0 is the buffer of operand 0 ---------------------------------------------
-op(SUBVIEW, mem.view(0))
+op(SUBVIEW, mem.view(0), slice_leading=1)
 op("memref.cast", mem.view(0), mem.same_elements(), traits=(CAST, RESHAPE_VIEW))
 op("memref.reinterpret_cast", mem.view(0))
 op("memref.expand_shape", mem.view(0), traits=(RESHAPE_VIEW,))

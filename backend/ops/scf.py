@@ -17,7 +17,7 @@ from bufferlog.frontend.ir import Op, Value
 from bufferlog.frontend.operand_syntax import operand_syntax
 
 from ..layouts import cast_compatible, dynamic_layout, identity, in_space
-from . import BRANCH_REGIONS, PASS_THROUGH, facts_of, has, mem, memref, op, sem
+from . import BRANCH_REGIONS, GUARD, PASS_THROUGH, facts_of, has, mem, memref, op, sem
 from .memref import strip_casts
 
 
@@ -213,7 +213,7 @@ def while_(bz, op: Op):
 
 
 @op(IF, sem.known(), sem.exclusive(), sem.yield_to_parent(YIELD), mem.region_branch(),
-    traits=(BRANCH_REGIONS,))
+    traits=(BRANCH_REGIONS, GUARD))
 @op("scf.index_switch", sem.exclusive(), sem.yield_to_parent(YIELD), sem.known(),
     mem.region_branch(), traits=(BRANCH_REGIONS,))
 def if_(bz, op: Op):
@@ -265,7 +265,8 @@ def execute_region(bz, op: Op):
     bz.ip = op
 
 
-@op("scf.forall", sem.repetitive(), sem.known(), sem.shared_outs(), sem.parallel(), mem.repetitive())
+@op("scf.forall", sem.repetitive(), sem.known(), sem.shared_outs(), sem.parallel(), mem.repetitive(),
+    exports=("loop_bounds",))
 def forall(bz, op: Op):
     """scf.forall on memrefs: no shared_outs, no results. Each shared_out's block
     argument stands for its buffer directly (an alloc + copy before the loop when the

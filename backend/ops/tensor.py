@@ -80,7 +80,8 @@ def rank(bz, op: Op):
     bz.dead.append(op)
 
 
-@op("tensor.extract_slice", sem.known(), sem.alias(0, 0, "unknown"), sem.subset_extract(0))
+@op("tensor.extract_slice", sem.known(), sem.alias(0, 0, "unknown"), sem.subset_extract(0),
+    slice_leading=1)
 def extract_slice(bz, op: Op):
     offs, sizes, strides = slice_params(op)
     b = bz.B(op.operands[0])
@@ -91,7 +92,7 @@ def extract_slice(bz, op: Op):
 
 
 @op("tensor.insert_slice", sem.known(), sem.read(0), sem.write(1), sem.alias(1, 0, "equivalent"),
-    sem.subset_insert(0, 1),
+    sem.subset_insert(0, 1), slice_leading=2,
     own_copy="tensor.insert_slice writes its source {0} into its slice of the destination")
 def insert_slice(bz, op: Op):
     offs, sizes, strides = slice_params(op)
@@ -309,6 +310,7 @@ def concat(bz, op: Op):
 # (sem_graph_region), so its reads never conflict with its writes (a mismatching slice,
 # or two parallel_insert_slices, are no conflict in mlir-opt).
 @op("tensor.parallel_insert_slice", sem.known(), sem.read(0), sem.write(1), sem.shared_insert(1),
+    slice_leading=2,
     own_copy="tensor.parallel_insert_slice writes its tile {0} into its slice of the shared buffer")
 def parallel_insert_slice(bz, op: Op):
     """A copy of the tile into its subview of the shared buffer, just before the
