@@ -20,6 +20,7 @@ a result that is one of the arguments is dropped (callers reuse their operand), 
 
 from __future__ import annotations
 
+from bufferlog.engine.greedy import FORCED, PARALLEL, RAW
 from bufferlog.frontend import types as T
 from bufferlog.frontend.dialects import PRINTERS
 from bufferlog.frontend.ir import Block, Module, Op, Value
@@ -115,10 +116,10 @@ class Bufferizer:
         self.dropped: dict[str, dict[int, int]] = {}  # callee -> result idx -> arg idx
         self.cause: str | None = None  # why the ops emitted now exist (debug locations)
         # copy insertion (rules/analysis/copies.dl, derived with the decisions)
-        final = getattr(an, "final", None) or {}
-        self.copy_contents = set(final.get("copy_contents", ()))
-        self.copy_to_result = {(o, i): r for o, i, r in final.get("copy_to_result", ())}
-        self.no_contents = {t[0] for t in final.get("no_contents", ())}
+        final = getattr(an, "final", None)  # the certificate run's AnalysisOutputs
+        self.copy_contents = {(t.o, t.i) for t in final.copy_contents} if final else set()
+        self.copy_to_result = {(t.o, t.i): t.r for t in final.copy_to_result} if final else {}
+        self.no_contents = {t.v for t in final.no_contents} if final else set()
         self.made_for: dict[Value, Op] = {}  # a fresh buffer -> the input op it was made for
 
     # .. building helpers
@@ -236,12 +237,12 @@ class Bufferizer:
         an = self.an
         if c is None:
             return f"{what}: the strategy's choice (in place would not conflict)"
-        if c.kind == "raw" and c.read is not None and c.write is not None:
+        if c.kind == RAW and c.read is not None and c.write is not None:
             return f"{what}: in place, {raw_words(an, c.write[0], c.read[0])}"
-        if c.kind == "parallel":
+        if c.kind == PARALLEL:
             return (f"{what}: in place, every iteration of the scf.forall would write the one "
                     "buffer defined outside it")
-        if c.kind == "forced":
+        if c.kind == FORCED:
             return f"{what}: forced by a must_copy rule"
         if c.definition is not None:
             return f"{what}: in place, it would write into {self.read_only(c.definition)}"

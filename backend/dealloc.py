@@ -71,17 +71,17 @@ class Dealloc:
         self.rel = rel = derive(f, self.engine, self.rules_dir)
         self._check_supported()
         self.val = dict(enumerate(f.values))  # fact id -> Value
-        self.own = dict(rel("ownership"))
-        self.constants: dict[Value, bool] = {self.val[v]: bool(b) for v, b in rel("const_bool")}
+        self.own = dict(sorted(rel.ownership))
+        self.constants: dict[Value, bool] = {self.val[v]: bool(b) for v, b in sorted(rel.const_bool)}
         self.consts: dict[tuple[Op, bool], Value] = {}
         self.ind: dict[int, Value] = {}
         self.edits = BlockEdits()
         self.cause: str | None = None  # why the ops inserted now exist (debug locations)
         self._top: dict[Op, Op] = {}
         self._edge_conds: dict[int, list[tuple]] = defaultdict(list)
-        for row in rel("edge_cond"):
+        for row in sorted(rel.edge_cond):
             self._edge_conds[row[0]].append(row)
-        self._views = dict(rel("view_source"))
+        self._views = dict(sorted(rel.view_source))
         self.frees = Frees(self)
         self._remove_dead_buffers()
         self._make_indicators()
@@ -112,13 +112,13 @@ class Dealloc:
 
     def _check_supported(self) -> None:
         ops = self.f.ops
-        for (o,) in sorted(self.rel("unsupported_branch")):
+        for (o,) in sorted(self.rel.unsupported_branch):
             raise UserError(f"dealloc: branch op '{ops[o].name}' is not supported (no "
                             "mem_branch fact in rules/ops_memref.dl)", self._at(ops[o]))
-        for (o,) in sorted(self.rel("unknown_effects")):
+        for (o,) in sorted(self.rel.unknown_effects):
             raise UserError("ops with unknown memory side effects are not supported "
                             f"('{ops[o].name}'; describe it in rules/ops_memref.dl)", self._at(ops[o]))
-        for (o,) in sorted(self.rel("unsupported")):
+        for (o,) in sorted(self.rel.unsupported):
             raise UserError(f"dealloc: unsupported op '{ops[o].name}' with memref results "
                             "(aliasing or ownership unknown)", self._at(ops[o]))
 
@@ -199,7 +199,7 @@ class Dealloc:
 
     # ------------------------------------------------------------------ 1. dead buffers
     def _remove_dead_buffers(self) -> None:
-        for (o,) in self.rel("dead_buffer"):
+        for (o,) in sorted(self.rel.dead_buffer):
             op = self.f.ops[o]
             for r in op.results:
                 for u in list(r.uses):
@@ -213,7 +213,7 @@ class Dealloc:
         f = self.f
         args: dict[Block, list[BlockArg]] = defaultdict(list)
         results: dict[Op, list[OpResult]] = defaultdict(list)
-        for (vid,) in self.rel("needs_indicator"):
+        for (vid,) in sorted(self.rel.needs_indicator):
             v = f.values[vid]
             if isinstance(v, BlockArg):
                 args[v.block].append(v)
@@ -232,8 +232,8 @@ class Dealloc:
 
     # ------------------------------------------------------------------ 3. clones, slots
     def _clones_on_edges(self) -> None:
-        self._cloned = {(t, i, k) for t, i, k, _ in self.rel("clone_fwd")}
-        for t, i, k, _v in sorted(self.rel("clone_fwd")):
+        self._cloned = {(t, i, k) for t, i, k, _ in sorted(self.rel.clone_fwd)}
+        for t, i, k, _v in sorted(self.rel.clone_fwd):
             top = self.f.ops[t]
             self.cause = (f"clone of {self.describe(top.operands[k])}: handed over on edge {i} of "
                           "this terminator while its owner keeps it")
@@ -258,19 +258,19 @@ class Dealloc:
     def _wire_slots(self) -> None:
         """Append, in operand order, one i1 operand per slot of each edge and init."""
         f = self.f
-        self._gives = {(t, i, k): u for t, i, k, u in self.rel("edge_gives")}
-        self._alt = {(t, i, k): (dv, uv) for t, i, k, dv, _dst, uv in self.rel("alt_transfer")}
+        self._gives = {(t, i, k): u for t, i, k, u in sorted(self.rel.edge_gives)}
+        self._alt = {(t, i, k): (dv, uv) for t, i, k, dv, _dst, uv in sorted(self.rel.alt_transfer)}
         per_edge: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
-        for t, i, k in self.rel("slot_edge"):
+        for t, i, k in sorted(self.rel.slot_edge):
             per_edge[t][i].append(k)
         for t, edges in per_edge.items():
             top = f.ops[t]
             extra = {i: [self._edge_value(t, i, k, top) for k in sorted(ks)]
                      for i, ks in edges.items()}
             self._append_edge_operands(top, extra)
-        gives = {(o, k): u for o, k, u in self.rel("init_gives")}
+        gives = {(o, k): u for o, k, u in sorted(self.rel.init_gives)}
         per_op: dict[int, list[int]] = defaultdict(list)
-        for o, k in self.rel("slot_init"):
+        for o, k in sorted(self.rel.slot_init):
             per_op[o].append(k)
         for o, ks in per_op.items():
             op = f.ops[o]
@@ -308,7 +308,7 @@ class Dealloc:
     def _returns(self) -> None:
         """Results the caller cannot own as they are get a clone; when the carrier's
         ownership is known only at run time, the clone sits in the `else` of an scf.if."""
-        for t, k, _v, u in sorted(self.rel("return_clone")):
+        for t, k, _v, u in sorted(self.rel.return_clone):
             top = self.f.ops[t]
             src = top.operands[k]
             self.cause = (f"clone of {self.describe(src)} for result #{k} of the return: "

@@ -155,33 +155,33 @@ class Frees:
         every incoming edge would free on (``sink_free``)."""
         d = self.d
         per_t: dict[int, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
-        for t, i, v in d.rel("free_on_edge"):
+        for t, i, v in sorted(d.rel.free_on_edge):
             per_t[t][v].add(i)
         per_s: dict[int, list[int]] = defaultdict(list)
-        for s, v in d.rel("sink_free"):
+        for s, v in sorted(d.rel.sink_free):
             per_s[s].append(v)
         roots: dict[int, set[int]] = defaultdict(set)
-        for v, r in d.rel("owning_root"):
+        for v, r in sorted(d.rel.owning_root):
             roots[v].add(r)
         self.retain: dict[tuple[int, int], set[int]] = defaultdict(set)  # (t or -s, v) -> us
-        for t, v, u in d.rel("free_retain"):
+        for t, v, u in sorted(d.rel.free_retain):
             self.retain[(t, v)].add(u)
-        for s, v, u in d.rel("sink_retain"):
+        for s, v, u in sorted(d.rel.sink_retain):
             self.retain[(-1 - s, v)].add(u)
-        self.returns = {t for (t,) in d.rel("retain_returned")}
+        self.returns = {t for (t,) in sorted(d.rel.retain_returned)}
         self.alt: dict[tuple[int, int], list[int]] = defaultdict(list)  # (t, u) -> ds
-        for t, u, dv in d.rel("alt_free"):
+        for t, u, dv in sorted(d.rel.alt_free):
             self.alt[(t, u)].append(dv)
         self.unchosen: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)  # (t, p) -> (c, w)s
-        for t, p, c, w in d.rel("choice_free"):
+        for t, p, c, w in sorted(d.rel.choice_free):
             self.unchosen[(t, p)].append((c, w))
         after: dict[tuple[int, int], Op] = {}  # (t, v) -> the op to free v before
         if d.free_at_last_use:
-            for t, v, o in d.rel("free_after"):
+            for t, v, o in sorted(d.rel.free_after):
                 last = d.f.ops[o]
                 if last.parent is not None:  # (not a removed dead-buffer op)
                     after[(t, v)] = self._next_op(last)
-            for t, v in d.rel("free_at_start"):
+            for t, v in sorted(d.rel.free_at_start):
                 after[(t, v)] = d.f.values[v].block.ops[0]
         for t in sorted(per_t):
             top = d.f.ops[t]

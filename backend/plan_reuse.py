@@ -52,9 +52,9 @@ class Reuse:
 
 def share_buffers(rel, values: dict[int, Value]) -> list[Reuse]:
     """Share buffers as the relations allow (module doc); the reuses made."""
-    allowed = rel("may_share")
+    allowed = sorted(rel.may_share)
     blocks: dict[int, list[Candidate]] = defaultdict(list)
-    for v, b, i, j in rel("reuse_range"):
+    for v, b, i, j in sorted(rel.reuse_range):
         val = values[v]
         size = static_bytes(val.type)
         if size is not None and _freed_once_in_place(val):
