@@ -9,7 +9,7 @@ MLIR_OPT  ?= mlir-opt-22
 FILECHECK ?= FileCheck-22
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test venv oracle browser lint bench bench-speed clean
+.PHONY: run test venv oracle browser lint bench bench-speed clean generate
 
 ## What running needs: bufferlog and its runtime dependencies (no test or Dask extras);
 ## one small run builds the parser tables and checks the rules into the cache (a few
@@ -55,6 +55,12 @@ oracle:
 	@mkdir -p build
 	@if [ -f $(SHARED)/oracle/memcount.c ] && [ ! -f build/libmemcount.so ]; then \
 	  cc -shared -fPIC -O2 -o build/libmemcount.so $(SHARED)/oracle/memcount.c; fi
+
+## The files generated from the op models (backend/ops) and the output interface
+## (rules/interface.dl); committed, and checked by the tests.
+generate: venv
+	$(BIN)/python -m bufferlog.backend.ops.gen
+	$(BIN)/python -m bufferlog.engine.gen_outputs
 
 lint: venv
 	$(BIN)/ruff check bufferlog frontend engine backend tests benchmarks

@@ -21,172 +21,45 @@ understood raises a located :class:`UserError` rather than producing wrong IR.
 
 from __future__ import annotations
 
+from bufferlog.engine.greedy import FORCED, PARALLEL, RAW
 from bufferlog.frontend import types as T
-from bufferlog.frontend.attrs import (
-    DenseElementsAttr,
-    DenseResourceAttr,
-    IntegerAttr,
-    StridedLayoutAttr,
-    StringAttr,
-    SymbolRefAttr,
-    TypeAttr,
-    UnitAttr,
-    dense_i64,
-)
-from bufferlog.frontend.dialects import DYNAMIC, PRINTERS
-from bufferlog.frontend.dialects.linalg import is_structured, linalg_ins_outs
-from bufferlog.frontend.dialects.tensor import expand_output_shape, reassociation, slice_params
-from bufferlog.frontend.ir import Block, Module, Op, Region, Value
+from bufferlog.frontend.dialects import PRINTERS
+from bufferlog.frontend.ir import Block, Module, Op, Value
 from bufferlog.frontend.operand_syntax import operand_syntax
 
-from bufferlog.core import UserError
-
 from .ir_edit import BlockEdits, walk_ops
+from .layouts import (  # noqa: F401  (collapsed_type, expanded_type: re-exported)
+    BufferizeError,
+    cast_compatible,
+    collapsed_type,
+    dynamic_layout,
+    expanded_type,
+    identity,
+    in_space,
+    kept_dims,
+    memref_of,
+    space_of,
+    strides_of,
+    subview_type,
+    with_space,
+)
+from .ops import (
+    COPY,
+    FUNCTION,
+    HEAP_ALLOC,
+    PASS_THROUGH,
+    arith,
+    bufferization,
+    facts_of,
+    has,
+    memref,
+    model,
+)
+from .ops.func import functions, symbol
+from .ops.memref import strip_casts
 
 INDEX = T.IndexType()
 LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map", "infer-layout-map")
-VIEW_CHAIN = ("memref.expand_shape", "memref.collapse_shape", "memref.cast")
-PASS_THROUGH = ("linalg.yield", "linalg.index", "scf.yield", "scf.condition", "vector.yield")
-
-
-class BufferizeError(UserError):
-    pass
-
-
-# -- types and layouts ------------------------------------------------------------------
-
-def dynamic_layout(rank: int) -> StridedLayoutAttr:
-    return StridedLayoutAttr((None,) * rank, None)
-
-
-def memref_of(t, layout: str = "identity-layout-map"):
-    """The memref type a tensor type becomes (identity or fully dynamic layout; with
-    ``infer-layout-map`` the fully dynamic one, except for function results, which take
-    the type of the buffers returned)."""
-    if isinstance(t, T.UnrankedTensorType):
-        return T.UnrankedMemRefType(t.elem)
-    if layout in ("fully-dynamic-layout-map", "infer-layout-map"):
-        return T.MemRefType(t.shape, t.elem, dynamic_layout(len(t.shape)))
-    return T.MemRefType(t.shape, t.elem)
-
-
-def with_space(t: T.MemRefType, space) -> T.MemRefType:
-    """Memref type ``t`` in memory space ``space`` (an attribute, or None; the integer 0 is
-    the default space, which MLIR's memref type does not spell)."""
-    return T.MemRefType(t.shape, t.elem, t.layout, None if default_space(space) else space)
-
-
-def default_space(space) -> bool:
-    """``space`` (a memref type's memory space attribute) is the default one: none, or 0."""
-    return space is None or (isinstance(space, IntegerAttr) and space.value == 0)
-
-
-def space_of(t):
-    """The memory space of buffer type ``t``, None for the default one."""
-    space = getattr(t, "memspace", None)
-    return None if default_space(space) else space
-
-
-def in_space(t, like):
-    """Type ``t`` in the memory space of memref type ``like`` (views, copies and carried
-    buffers stay where their source lives)."""
-    space = getattr(like, "memspace", None)
-    return t if space is None or isinstance(t, T.UnrankedMemRefType) else with_space(t, space)
-
-
-def strides_of(t: T.MemRefType) -> tuple[list[int | None], int | None]:
-    """(strides, offset) of a ranked memref type; None entries are dynamic."""
-    if t.layout is None:
-        strides, acc = [], 1
-        for d in reversed(t.shape):
-            strides.append(acc)
-            acc = None if acc is None or d is None else acc * d
-        return strides[::-1], 0
-    if isinstance(t.layout, StridedLayoutAttr):
-        return list(t.layout.strides), t.layout.offset
-    raise BufferizeError(f"unsupported memref layout {t.layout}")
-
-
-def identity(t) -> bool:
-    return isinstance(t, T.UnrankedMemRefType) or t.layout is None
-
-
-def cast_compatible(src, dst) -> bool:
-    """memref.cast may go from ``src`` to ``dst`` (ranked, same rank, layouts agree where
-    both are static)."""
-    if isinstance(dst, T.UnrankedMemRefType) or isinstance(src, T.UnrankedMemRefType):
-        return src.elem == dst.elem
-    if src.elem != dst.elem or src.rank != dst.rank or src.memspace != dst.memspace:
-        return False
-    if any(a is not None and b is not None and a != b for a, b in zip(src.shape, dst.shape, strict=True)):
-        return False
-    (ss, so), (ds, do) = strides_of(src), strides_of(dst)
-    if any(b is not None and a != b for a, b in zip(ss, ds, strict=True)):
-        return False
-    return do is None or so == do
-
-
-def _mul(a, b):
-    return None if a is None or b is None else a * b
-
-
-def _sat_mul(a, b):
-    """MLIR's ``SaturatedInteger`` product: 0 wins over dynamic (None)."""
-    return 0 if a == 0 or b == 0 else _mul(a, b)
-
-
-def expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
-    return in_space(_expanded_type(src, shape, groups), src)
-
-
-def _expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
-    """Result type of ``memref.expand_shape`` of ``src`` (MLIR's ``computeExpandedType``):
-    identity stays identity; otherwise each source stride is spread over its group,
-    innermost result dim first. Any strided source can be expanded."""
-    if identity(src):
-        return T.MemRefType(tuple(shape), src.elem)
-    strides, offset = strides_of(src)
-    rev, at = [], len(shape) - 1
-    for group, st in reversed(list(zip(groups, strides, strict=True))):
-        for _ in group:
-            rev.append(st)
-            st = _sat_mul(st, shape[at])
-            at -= 1
-    out = rev[::-1] + [1] * (len(shape) - len(rev))
-    return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
-
-
-def collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
-    t = _collapsed_type(src, shape, groups)
-    return t if t is None else in_space(t, src)
-
-
-def _collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
-    """Result type of ``memref.collapse_shape`` of ``src`` (MLIR's
-    ``computeCollapsedLayoutMap``), or None when the collapsed dims are not provably
-    contiguous (MLIR's ``isGuaranteedCollapsible`` fails and its bufferization copies):
-    a group's stride is that of its last non-unit dim, and every other non-unit dim of
-    the group must have, statically, the stride of the dims after it times their size."""
-    if identity(src):
-        return T.MemRefType(tuple(shape), src.elem)
-    strides, offset = strides_of(src)
-    out = []
-    for g in groups:
-        ref = list(g)
-        while len(ref) > 1 and src.shape[ref[-1]] == 1:
-            ref.pop()
-        if len(ref) > 1 and src.shape[ref[-1]] is None:
-            return None  # a dynamic size could be 1 at runtime: stride unknown
-        out.append(strides[ref[-1]])
-    for g, st in zip(groups, out, strict=True):
-        for idx in reversed(g[1:]):
-            st = _sat_mul(st, src.shape[idx])
-            have = strides[idx - 1]
-            if st is None or have is None:
-                return None
-            if src.shape[idx - 1] != 1 and st != have:
-                return None
-    return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
 
 
 # -- causes ---------------------------------------------------------------------------
@@ -195,33 +68,16 @@ def _named(v: Value, fallback: str) -> str:
     return f"%{v.name}" if v.name else fallback
 
 
-def _line_col(op: Op) -> str:
-    return f"{op.loc.line}:{op.loc.col}"
-
-
-_OWN_COPIES = {
-    "tensor.insert_slice": "tensor.insert_slice writes its source {0} into its slice of the destination",
-    "tensor.parallel_insert_slice": "tensor.parallel_insert_slice writes its tile {0} into its slice "
-                                    "of the shared buffer",
-    "tensor.pad": "tensor.pad copies its source {0} into the interior of its padded buffer",
-    "tensor.concat": "tensor.concat copies each operand into its slice of the result",
-    "bufferization.alloc_tensor": "bufferization.alloc_tensor copies its copy operand {0} into its "
-                                  "new buffer",
-    "bufferization.materialize_in_destination": "bufferization.materialize_in_destination copies "
-                                                "its source {0} into the destination",
-}
-
-
-def own_cause(ip: Op, name: str) -> str:
-    """Why the rewrite of ``ip`` itself allocates or copies (no analysis decision behind
-    it): a new tensor needs a buffer, a slice insertion writes its source."""
-    if name == "memref.alloc":
+def own_cause(ip: Op, op: Op) -> str:
+    """Why the rewrite of ``ip`` itself makes the allocation or copy ``op`` (no analysis
+    decision behind it): a new tensor needs a buffer, a slice insertion writes its source."""
+    if has(op, HEAP_ALLOC):
         res = _named(ip.results[0], "its result") if ip.results else "its result"
-        if ip.name in ("tensor.empty", "bufferization.alloc_tensor"):
+        if facts_of(ip, "sem_result_no_write"):
             return f"the buffer of {res} = {ip.name}: a new tensor"
         return f"the buffer of {res}: {ip.name} makes a new tensor"
     src = _named(ip.operands[0], "") if ip.operands else ""
-    text = _OWN_COPIES.get(ip.name)
+    text = getattr(model(ip.name), "own_copy", None)  # the model's words for its own copy
     if text is not None:
         return " ".join(text.format(src).split())
     return f"{ip.name} copies into the buffer of its result"
@@ -257,29 +113,38 @@ class Bufferizer:
         self.dead: list[Op] = []
         self.globals: dict[tuple[str, str], str] = {}
         self.ip: Op | None = None  # insertion point: new ops go before it
-        self.funcs = {f.attrs["sym_name"].value: f for f in functions(module)}
+        self.funcs = {symbol(f): f for f in functions(module)}
         self.edits = BlockEdits()
         self.cause: str | None = None  # why the ops emitted now exist (debug locations)
         # copy insertion (rules/analysis/copies.dl, derived with the decisions)
-        final = getattr(an, "final", None) or {}
-        self.copy_contents = set(final.get("copy_contents", ()))
-        self.copy_to_result = {(o, i): r for o, i, r in final.get("copy_to_result", ())}
-        self.no_contents = {t[0] for t in final.get("no_contents", ())}
-        self.constant_init = set(final.get("constant_init_copy", ()))
+        final = getattr(an, "final", None)  # the certificate run's AnalysisOutputs
+        self.copy_contents = {(t.o, t.i) for t in final.copy_contents} if final else set()
+        self.copy_to_result = {(t.o, t.i): t.r for t in final.copy_to_result} if final else {}
+        self.no_contents = {t.v for t in final.no_contents} if final else set()
+        # a loop's or forall's constant init copied (rules/analysis/copies.dl)
+        self.constant_init = {(t.o, t.i) for t in final.constant_init_copy} if final else set()
         self.made_for: dict[Value, Op] = {}  # a fresh buffer -> the input op it was made for
 
     # .. building helpers
-    def emit(self, name, operands=(), types=(), attrs=None) -> Op:
-        op = Op(name, list(operands), list(types), attrs or {}, loc=self.ip.loc)
+    def put(self, op: Op) -> Op:
+        """Insert the new op ``op`` (made by a builder of backend/ops) before the insertion
+        point: it takes the location of the input op being rewritten, the current cause
+        (or, for an allocation or copy the rewrite makes of its own, :func:`own_cause`),
+        and stands for that input op in the map to the input (backend/output_map.py)."""
+        op.loc = self.ip.loc
         cause = self.cause
-        if cause is None and name in ("memref.alloc", "memref.copy"):
-            cause = own_cause(self.ip, name)
+        if cause is None and (has(op, HEAP_ALLOC) or has(op, COPY)):
+            cause = own_cause(self.ip, op)
         op.src_loc, op.name_loc, op.cause = self.ip.src_loc, self.ip.name_loc, cause
         op.origin = getattr(self.ip, "origin", self.ip)  # the input op it stands for
         return self.edits.insert_before(self.ip, op)
 
+    def emit(self, name, operands=(), types=(), attrs=None) -> Op:
+        """A new op of kind ``name`` (another op's, passed on) before the insertion point."""
+        return self.put(Op(name, list(operands), list(types), attrs or {}))
+
     def const_index(self, n: int) -> Value:
-        return self.emit("arith.constant", (), [INDEX], {"value": IntegerAttr(n, INDEX)}).result
+        return self.put(arith.constant_index(n)).result
 
     def fail(self, op: Op, msg: str):
         raise BufferizeError(msg, op.loc if op.loc.line else None)
@@ -313,13 +178,12 @@ class Bufferizer:
         """A fresh identity-layout buffer with the shape of buffer ``b``, in the memory
         space of ``b`` (or of memref type ``like``)."""
         t = b.type
-        dyn = [self.emit("memref.dim", [b, self.const_index(i)], [INDEX]).result
+        dyn = [self.put(memref.dim(b, self.const_index(i))).result
                for i, d in enumerate(t.shape) if d is None]
         return self.alloc(in_space(T.MemRefType(t.shape, t.elem), t if like is None else like), dyn)
 
     def alloc(self, t, dyn=()) -> Value:
-        b = self.emit("memref.alloc", dyn, [t], {
-            "operandSegmentSizes": dense_i32(len(dyn), 0)}).result
+        b = self.put(memref.alloc(t, dyn)).result
         self.made_for[b] = self.ip
         return b
 
@@ -328,10 +192,10 @@ class Bufferizer:
         return _Because(self, cause)
 
     def copy(self, src: Value, dst: Value) -> None:
-        self.emit("memref.copy", [src, dst])
+        self.put(memref.copy(src, dst))
 
     def cast(self, b: Value, t) -> Value:
-        return b if b.type == t else self.emit("memref.cast", [b], [t]).result
+        return b if b.type == t else self.put(memref.cast(b, t)).result
 
     def to_type(self, b: Value, t) -> Value:
         """``b`` as a value of memref type ``t``: a cast when valid, else a copy."""
@@ -381,12 +245,12 @@ class Bufferizer:
         an = self.an
         if c is None:
             return f"{what}: the strategy's choice (in place would not conflict)"
-        if c.kind == "raw" and c.read is not None and c.write is not None:
+        if c.kind == RAW and c.read is not None and c.write is not None:
             return f"{what}: in place, {raw_words(an, c.write[0], c.read[0])}"
-        if c.kind == "parallel":
+        if c.kind == PARALLEL:
             return (f"{what}: in place, every iteration of the scf.forall would write the one "
                     "buffer defined outside it")
-        if c.kind == "forced":
+        if c.kind == FORCED:
             return f"{what}: forced by a must_copy rule"
         if c.definition is not None:
             return f"{what}: in place, it would write into {self.read_only(c.definition)}"
@@ -426,8 +290,8 @@ class Bufferizer:
                            if ts or any(T.is_tensor(r.type) for r in op.results)}
         self.state: dict[str, str] = {}
         self.recursive: set[str] = set()  # functions called before their rewrite ended
-        for f in functions(self.m):
-            self.func(f)
+        for f in functions(self.m):  # each function's model bufferizes it, callees first
+            model(f.name).rewrite(self, f)
         self.edits.flush()
         anchor = anchors(self.dead)
         for op in reversed(self.dead):
@@ -435,48 +299,11 @@ class Bufferizer:
         self.edits.flush()
         record(self, list(walk_ops(self.m)), anchor)
         for op in walk_ops(self.m):
-            if op.name == "func.func" or op in self.kept:
+            if has(op, FUNCTION) or op in self.kept:
                 continue
             for v in [*op.operands, *op.results]:
                 if T.is_tensor(v.type):
                     self.fail(op, f"bufferize: unsupported op '{op.name}' on tensors")
-
-    def func(self, f: Op) -> None:
-        """Bufferize ``f`` once, its callees first (a recursive callee keeps its results)."""
-        name = f.attrs["sym_name"].value
-        if self.state.get(name):
-            return
-        self.state[name] = "busy"
-        saved = self.ip
-        for op in walk_ops(f):
-            callee = self.funcs.get(getattr(op.attrs.get("callee"), "root", None))
-            if op.name == "func.call" and callee is not None:
-                self.func(callee)
-        self.ip = saved
-        self.current = f
-        ft = f.attrs["function_type"].type
-        bound = self.function_boundaries  # off: the signature stays, like mlir-opt's default
-        ins = tuple(memref_of(t, self.layout) if T.is_tensor(t) and bound else t for t in ft.inputs)
-        outs = [memref_of(t, self.layout) if T.is_tensor(t) and bound else t for t in ft.results]
-        blocks = f.regions[0].blocks
-        if blocks:
-            for a in blocks[0].args:
-                if T.is_tensor(a.type) and bound:
-                    a.type = memref_of(a.type, self.layout)
-                    self.buf[a] = a
-            if not bound:
-                self.leave_on_tensors(blocks[0])
-            self.result_types = outs
-            self.returned: list[tuple[Op, int, int, Value]] = []  # infer-layout-map
-            self.pending: dict[Block, list[tuple[Op, int, int]]] = {}
-            for blk in blocks:
-                if blk is not blocks[0]:
-                    self.block_args(blk)
-                self.block(blk)
-            if self.layout == "infer-layout-map":
-                self.infer_results(outs, name in self.recursive)
-        f.attrs["function_type"] = TypeAttr(T.FunctionType(ins, tuple(outs)))
-        self.state[name] = "done"
 
     def block(self, blk) -> None:
         """Bufferize the ops of ``blk`` and, nested, of their regions, with an explicit
@@ -502,14 +329,12 @@ class Bufferizer:
         """Bufferize ``op``; for an op with regions, return the generator that yields its
         blocks (see :meth:`block`)."""
         tensors = op in self.tensor_ops
-        h = getattr(self, "op_" + op.name.replace(".", "_"), None)
-        if h is not None and (tensors or op.name in ("func.return",)):
-            return h(op)
-        if is_structured(op) and tensors:
-            return self.linalg(op)
+        m = model(op.name)  # the op's model in the registry (backend/ops)
+        if m is not None and m.rewrite is not None and (tensors or getattr(m, "always", False)):
+            return m.rewrite(self, op)
         if tensors and self.op_id.get(op) in self.an.unknown:
             return self.unknown(op)
-        if tensors and op.name not in PASS_THROUGH:
+        if tensors and not (m is not None and m.has(PASS_THROUGH)):
             if self.user_op(op):
                 return self.declared(op)
             self.fail(op, f"bufferize: unsupported op '{op.name}' on tensors")
@@ -538,7 +363,7 @@ class Bufferizer:
         ``unknown-type-conversion=identity-layout-map``), as mlir-opt."""
         saved, self.ip = self.ip, self.boundary_at[v]
         t = memref_of(v.type, self.unknown_layout)
-        op = self.emit("bufferization.to_buffer", [v], [t])
+        op = self.put(bufferization.to_buffer_op(v, t))
         self.kept.add(op)
         self.ip = saved
         return op.result
@@ -552,7 +377,7 @@ class Bufferizer:
         b = self.B(v)
         key = (b, op.parent)
         if key not in self.as_tensors:
-            t = self.emit("bufferization.to_tensor", [b], [self.tensor_operands[op][i]])
+            t = self.put(bufferization.to_tensor_op(b, self.tensor_operands[op][i]))
             self.kept.add(t)
             self.as_tensors[key] = t.result
         return self.as_tensors[key]
@@ -576,7 +401,7 @@ class Bufferizer:
 
     def boundary_off(self, op: Op) -> bool:
         """``op`` is a call or return left on tensors (function boundaries off)."""
-        return not self.function_boundaries and op.name in ("func.call", "func.return")
+        return not self.function_boundaries and bool(facts_of(op, "sem_boundary"))
 
     def first_unknown(self, op: Op) -> Op | None:
         """The unknown op mlir-opt reports for ``op``: the first in post-order (nested ops
@@ -595,10 +420,6 @@ class Bufferizer:
         self.dead.append(op)
 
     # .. allocation-like ops
-    def op_tensor_empty(self, op):
-        t = op.result.type
-        self.done(op, self.undefined(self.alloc(memref_of(t), list(op.operands))))
-
     @staticmethod
     def undefined(b: Value) -> Value:
         """``b``, an allocation whose contents the input leaves unspecified (the output
@@ -606,157 +427,10 @@ class Bufferizer:
         b.op.tv_undef = True
         return b
 
-    def op_bufferization_alloc_tensor(self, op):
-        from bufferlog.frontend.dialects.bufferization import alloc_tensor_parts
-
-        p = alloc_tensor_parts(op)
-        t = memref_of(op.result.type)
-        space = op.attrs.get("memory_space")
-        if space is not None:  # `1 : i64` is written `1` in a memref type
-            space = IntegerAttr(space.value, None) if isinstance(space, IntegerAttr) and str(
-                space.type) == "i64" else space
-            t = with_space(t, space)
-        b = self.alloc(t, p.dynamic_sizes)
-        if p.copy is not None:
-            self.copy(self.B(p.copy), b)
-        else:
-            self.undefined(b)
-        self.done(op, b)
-
-    def op_arith_constant(self, op):
-        val, t = op.attrs["value"], op.result.type
-        if not isinstance(val, DenseElementsAttr | DenseResourceAttr) or not isinstance(t, T.TensorType):
-            self.fail(op, "bufferize: unsupported tensor constant")
-        mt = memref_of(t)
-        key = (str(val), str(t))
-        name = self.globals.get(key)
-        if name is None:
-            name = self.globals[key] = f"__constant_{len(self.globals)}"
-            g = Op("memref.global", [], [], {
-                "sym_visibility": StringAttr("private"), "constant": UnitAttr(),
-                "sym_name": StringAttr(name), "type": TypeAttr(mt), "initial_value": val,
-                "alignment": IntegerAttr(64, T.IntegerType(64))}, loc=op.loc)
-            g.made_in = self.current
-            self.m.body.insert(len(self.globals) - 1, g)
-        self.done(op, self.emit("memref.get_global", [], [mt], {"name": SymbolRefAttr(name)}).result)
-
-    def op_tensor_from_elements(self, op):
-        t = op.result.type
-        b = self.alloc(memref_of(t))
-        b.op.tv_parts = True  # one store per element below
-        shape = list(t.shape)
-        for n, v in enumerate(op.operands):
-            idx, rest = [], n
-            for d in reversed(shape):
-                idx.append(rest % d)
-                rest //= d
-            self.emit("memref.store", [v, b, *[self.const_index(i) for i in reversed(idx)]])
-        self.done(op, b)
-
-    def op_arith_select(self, op):
-        """``arith.select`` of the two buffers (each a copy when the analysis put it out of
-        place); buffers of different layouts are both cast to the fully dynamic one, as
-        MLIR does."""
-        if not isinstance(op.operands[0].type, T.IntegerType):
-            self.fail(op, "bufferize: arith.select with a tensor condition is not supported "
-                          "(mlir-opt: only i1 condition values are supported)")
-        a, b = self.operand_buffer(op, 1), self.operand_buffer(op, 2)
-        if space_of(a.type) != space_of(b.type):  # mlir-opt's words and place
-            self.refuse(op, "inconsistent memory space on true/false operands")
-        if a.type != b.type:
-            t = op.result.type
-            if isinstance(t, T.UnrankedTensorType):
-                self.fail(op, "bufferize: arith.select of unranked buffers of different types")
-            t = in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), a.type)
-            a, b = self.cast(a, t), self.cast(b, t)
-        self.done(op, self.emit("arith.select", [op.operands[0], a, b], [a.type]).result)
-
-    # .. element access
-    def op_tensor_extract(self, op):
-        load = self.emit("memref.load", [self.B(op.operands[0]), *op.operands[1:]], [op.result.type])
-        op.result.replace_all_uses_with(load.result)
-        self.dead.append(op)
-
-    def op_tensor_insert(self, op):
-        b = self.operand_buffer(op, 1)
-        self.emit("memref.store", [op.operands[0], b, *op.operands[2:]])
-        self.done(op, b)
-
-    # .. vector transfers: the same transfer on the buffer (the write into a copy when
-    # the analysis put its destination out of place)
-    def op_vector_transfer_read(self, op):
-        read = self.emit("vector.transfer_read", [self.B(op.operands[0]), *op.operands[1:]],
-                         [op.result.type], op.attrs)
-        op.result.replace_all_uses_with(read.result)
-        self.dead.append(op)
-
-    def op_vector_transfer_write(self, op):
-        b = self.operand_buffer(op, 1)
-        self.emit("vector.transfer_write", [op.operands[0], b, *op.operands[2:]], [], op.attrs)
-        self.done(op, b)
-
-    def op_tensor_dim(self, op):
-        d = self.emit("memref.dim", [self.B(op.operands[0]), op.operands[1]], [INDEX]).result
-        op.result.replace_all_uses_with(d)
-        self.dead.append(op)
-
-    def op_tensor_rank(self, op):
-        r = self.emit("memref.rank", [self.B(op.operands[0])], [INDEX]).result
-        op.result.replace_all_uses_with(r)
-        self.dead.append(op)
-
     # .. slices
     def subview(self, b: Value, offs, sizes, strides, result_shape) -> Value:
-        rt = self.subview_type(b.type, offs, sizes, strides, result_shape)
-        attrs, dyn = {}, []
-        for key, vals in (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides)):
-            attrs[key] = dense_i64([x if isinstance(x, int) else DYNAMIC for x in vals])
-            dyn.append([x for x in vals if not isinstance(x, int)])
-        attrs["operandSegmentSizes"] = dense_i32(1, *map(len, dyn))
-        return self.emit("memref.subview", [b, *dyn[0], *dyn[1], *dyn[2]], [rt], attrs).result
-
-    def subview_type(self, bt, offs, sizes, strides, result_shape):
-        """The strided type MLIR infers for a subview of a ``bt`` buffer."""
-        ss, so = strides_of(bt)
-        off = so
-        for o, s in zip(offs, ss, strict=True):
-            step = _sat_mul(o if isinstance(o, int) else None, s)
-            off = None if off is None or step is None else off + step
-        new_strides = [_mul(s, st if isinstance(st, int) else None) for s, st in zip(ss, strides, strict=True)]
-        shape = [z if isinstance(z, int) else None for z in sizes]
-        keep = self.kept_dims(shape, list(result_shape))
-        rt = T.MemRefType(tuple(shape[i] for i in keep), bt.elem,
-                          StridedLayoutAttr(tuple(new_strides[i] for i in keep), off))
-        if rt.layout == StridedLayoutAttr(tuple(strides_of(T.MemRefType(rt.shape, rt.elem))[0]), 0) \
-                and all(d is not None for d in rt.shape):
-            rt = T.MemRefType(rt.shape, rt.elem)
-        return in_space(rt, bt)
-
-    @staticmethod
-    def kept_dims(shape, result_shape) -> list[int]:
-        """Dimensions kept by a (possibly rank-reducing) slice, as MLIR's rank-reduction
-        mask: greedily from the left, a size that matches the next result dimension
-        keeps it, a unit size that does not is dropped (sizes [1, 2, 1, 4] into 2x1x4
-        drop the first dimension, not the third)."""
-        keep, j = [], 0
-        for i, d in enumerate(shape):
-            r = result_shape[j] if j < len(result_shape) else 0
-            if j < len(result_shape) and (d == r or (d != 1 and (d is None or r is None))):
-                keep.append(i)
-                j += 1
-            elif d != 1:
-                raise BufferizeError(f"bufferize: slice sizes {shape} do not reduce to {result_shape}")
-        if j != len(result_shape):
-            raise BufferizeError(f"bufferize: slice sizes {shape} do not reduce to {result_shape}")
-        return keep
-
-    def op_tensor_extract_slice(self, op):
-        offs, sizes, strides = slice_params(op)
-        b = self.B(op.operands[0])
-        if isinstance(b.type, T.UnrankedMemRefType):
-            self.fail(op, "bufferize: slice of an unranked tensor")
-        v = self.subview(b, offs, sizes, strides, op.result.type.shape)
-        self.done(op, self.result_copy(op, v))
+        rt = subview_type(b.type, offs, sizes, strides, result_shape)
+        return self.put(memref.subview(b, offs, sizes, strides, rt)).result
 
     def result_copy(self, op, v: Value) -> Value:
         """The result buffer of a view op (slice, expand_shape) whose result is view
@@ -782,220 +456,6 @@ class Bufferizer:
         finally:
             self.cause = saved
         return n
-
-    def op_tensor_insert_slice(self, op):
-        offs, sizes, strides = slice_params(op)
-        src = self.B(op.operands[0])
-        d = self.operand_buffer(op, 1)
-        if not self.same_region(src, d, offs, sizes, strides, op.operands[0].type.shape):
-            self.copy(src, self.subview(d, offs, sizes, strides, op.operands[0].type.shape))
-        else:  # the tile is in place: the rest of the destination passes through
-            self.passes.append((op, src))
-        self.done(op, d)
-
-    def same_region(self, src: Value, d: Value, offs, sizes, strides, shape) -> bool:
-        """``src`` already is the slice of ``d`` being inserted: the very subview, or a
-        view of it (reshapes / casts) with the same shape and the same static layout
-        (hence the same elements), e.g. collapse(expand(subview)) -- no copy needed."""
-        s = src
-        while getattr(s, "op", None) is not None and s.op.name in VIEW_CHAIN:
-            s = s.op.operands[0]
-        v = getattr(s, "op", None)
-        if not (v and v.name == "memref.subview" and v.operands[0] is d
-                and slice_params(v) == (offs, sizes, strides)):
-            return False
-        if s is src:
-            return True
-        if isinstance(src.type, T.UnrankedMemRefType):
-            return False
-        want = self.subview_type(d.type, offs, sizes, strides, shape)
-        (ws, wo), (gs, go) = strides_of(want), strides_of(src.type)
-        return (want.shape == src.type.shape and None not in want.shape and wo is not None
-                and None not in ws and (ws, wo) == (gs, go))
-
-    # .. reshapes and casts
-    def op_tensor_cast(self, op):
-        b, t = self.operand_buffer(op, 0), op.result.type
-        if isinstance(t, T.UnrankedTensorType):
-            nt = T.UnrankedMemRefType(t.elem)
-        elif isinstance(b.type, T.UnrankedMemRefType) or identity(b.type):
-            nt = in_space(T.MemRefType(t.shape, t.elem), b.type)
-        else:
-            nt = in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), b.type)
-        self.done(op, self.cast(b, nt))
-
-    def op_tensor_expand_shape(self, op):
-        b, t = self.B(op.operands[0]), op.result.type
-        if isinstance(b.type, T.UnrankedMemRefType):
-            self.fail(op, "bufferize: expand_shape of an unranked tensor")
-        self.check_output_shape(op)
-        rt = expanded_type(b.type, list(t.shape), reassociation(op))
-        attrs = {"reassociation": op.attrs["reassociation"],
-                 "static_output_shape": op.attrs["static_output_shape"]}
-        dyn = [x for x in expand_output_shape(op) if not isinstance(x, int)]
-        self.done(op, self.result_copy(op, self.emit("memref.expand_shape", [b, *dyn], [rt], attrs).result))
-
-    def check_output_shape(self, op: Op) -> None:
-        """memref.expand_shape's verifier on the op this one becomes: each static
-        ``output_shape`` entry is the result type's size (mlir-opt bufferizes a
-        tensor.expand_shape that breaks it, then rejects its own output). Located at the
-        op's name, as mlir-opt's."""
-        from bufferlog.frontend.verify_shapes import output_shape_mismatch
-
-        bad = output_shape_mismatch(op)
-        if bad is not None:
-            raise BufferizeError(f"'memref.expand_shape' op {bad}", op.name_loc or op.loc)
-
-    def op_tensor_collapse_shape(self, op):
-        b, t = self.operand_buffer(op, 0), op.result.type
-        if isinstance(b.type, T.UnrankedMemRefType):
-            self.fail(op, "bufferize: collapse_shape of an unranked tensor")
-        groups = reassociation(op)
-        rt = collapsed_type(b.type, list(t.shape), groups)
-        if rt is None:  # not provably contiguous: collapse an identity-layout copy
-            with self.because(f"copy of the source of tensor.collapse_shape into an identity "
-                              f"layout: {b.type} is not provably contiguous"):
-                b = self.fresh_copy(b)
-            rt = collapsed_type(b.type, list(t.shape), groups)
-        self.done(op, self.emit("memref.collapse_shape", [b], [rt],
-                                {"reassociation": op.attrs["reassociation"]}).result)
-
-    def op_tensor_reshape(self, op):
-        """``memref.reshape`` of an identity-layout buffer (a view); a strided source (and
-        shape operand) is copied into an identity buffer first, as memref.reshape needs."""
-        b = self.operand_buffer(op, 0)
-        if isinstance(b.type, T.UnrankedMemRefType):
-            self.fail(op, "bufferize: tensor.reshape of an unranked tensor")
-        with self.because("copy into an identity layout: memref.reshape takes no strided buffer"):
-            if not identity(b.type):
-                b = self.fresh_copy(b)
-            shape = self.B(op.operands[1])
-            if not identity(shape.type):
-                shape = self.fresh_copy(shape)
-        self.done(op, self.emit("memref.reshape", [b, shape], [memref_of(op.result.type)]).result)
-
-    # .. composite tensor ops
-    def op_tensor_splat(self, op):
-        """alloc of the result shape (dynamic sizes: the operands after the value), filled."""
-        b = self.alloc(memref_of(op.result.type), list(op.operands[1:]))
-        self.emit("linalg.fill", [op.operands[0], b], [], {"operandSegmentSizes": dense_i32(1, 1)})
-        self.done(op, b)
-
-    def op_tensor_generate(self, op):
-        """alloc of the result shape (dynamic sizes: the operands), then the body: a
-        ``linalg.map`` on ``linalg.index``es (a ``linalg.fill`` when the value does not
-        depend on the position), as for tensor.pad's padding value."""
-        b = self.alloc(memref_of(op.result.type), list(op.operands))
-        yield from self.pad_fill(op, b)
-        self.done(op, b)
-
-    def op_tensor_pad(self, op):
-        """MLIR's way: alloc of the padded shape, the padding value everywhere (a
-        ``linalg.fill`` for a value independent of the position, else a ``linalg.map``
-        running the pad body on ``linalg.index``es), then ONE copy of the source into the
-        interior subview."""
-        from bufferlog.frontend.dialects.tensor import pad_params
-
-        t = op.result.type
-        src = self.B(op.operands[0])
-        if isinstance(src.type, T.UnrankedMemRefType):
-            self.fail(op, "bufferize: tensor.pad of an unranked tensor")
-        low, high = pad_params(op)
-        sizes = [d if d is not None else self.emit("memref.dim", [src, self.const_index(i)], [INDEX]).result
-                 for i, d in enumerate(src.type.shape)]
-        dyn = []
-        for i, d in enumerate(t.shape):
-            if d is None:
-                total = self.index_sum([low[i], sizes[i], high[i]])
-                dyn.append(total if isinstance(total, Value) else self.const_index(total))
-        b = self.alloc(memref_of(t), dyn)
-        yield from self.pad_fill(op, b)
-        self.copy(src, self.subview(b, low, sizes, [1] * t.rank, src.type.shape))
-        self.done(op, b)
-
-    def index_sum(self, parts):
-        """Sum of ints / index Values: an int when all are static, else a Value."""
-        const = sum(x for x in parts if isinstance(x, int))
-        vals = [x for x in parts if not isinstance(x, int)]
-        if not vals:
-            return const
-        acc = vals[0]
-        for x in [*vals[1:], *([self.const_index(const)] if const else [])]:
-            acc = self.emit("arith.addi", [acc, x], [INDEX]).result
-        return acc
-
-    def pad_fill(self, op, b: Value) -> None:
-        body = op.regions[0].entry
-        yld = body.ops[-1]
-        y = yld.operands[0]
-        inner = getattr(y, "op", None) is not None and y.op.parent is body
-        if y.owner is not body and not (inner and (y.op.operands or y.op.regions or len(body.ops) > 2)):
-            if inner:  # a lone constant: hoist it
-                c = y.op
-                y = self.emit(c.name, [], [c.result.type], dict(c.attrs)).result
-            self.emit("linalg.fill", [y, b], [], {"operandSegmentSizes": dense_i32(1, 1)})
-            return
-        # position-dependent (or computed) padding: the body becomes a linalg.map
-        blk = Block([b.type.elem])
-        self.emit("linalg.map", [b]).add_region(Region([blk]))
-        for d, arg in enumerate(body.args):
-            ix = blk.append(Op("linalg.index", [], [INDEX], {"dim": IntegerAttr(d, T.IntegerType(64))},
-                               loc=op.loc))
-            arg.replace_all_uses_with(ix.result)
-        for o in list(body.ops[:-1]):
-            body.ops.remove(o)
-            blk.append(o)
-        blk.append(Op("linalg.yield", [y], [], {}, loc=yld.loc))
-        yld.erase()
-        yield blk  # e.g. tensor.extract of a captured tensor
-        self.ip = op
-
-    def op_tensor_concat(self, op):
-        """alloc of the result shape, then one copy per operand into its subview. Dynamic
-        sizes come from the operands (``memref.dim``): a dynamic result dimension is the
-        sum of the operands' along the concatenated one, else the first operand's; the
-        offsets along it add up the operands' sizes."""
-        t, dim = op.result.type, op.attrs["dim"].value
-        bufs = [self.B(v) for v in op.operands]
-        if any(isinstance(b.type, T.UnrankedMemRefType) for b in bufs):
-            self.fail(op, "bufferize: tensor.concat of an unranked tensor")
-        sizes = [[d if d is not None else self.emit("memref.dim", [b, self.const_index(i)], [INDEX]).result
-                  for i, d in enumerate(b.type.shape)] for b in bufs]
-        dyn = []
-        for i, d in enumerate(t.shape):
-            if d is None:
-                n = self.index_sum([s[i] for s in sizes]) if i == dim else sizes[0][i]
-                dyn.append(n if isinstance(n, Value) else self.const_index(n))
-        b = self.alloc(memref_of(t), dyn)
-        b.op.tv_parts = True  # one copy per operand below, side by side
-        at: int | Value = 0
-        for k, (v, s, size) in enumerate(zip(op.operands, bufs, sizes, strict=True)):
-            if k:
-                at = self.index_sum([at, sizes[k - 1][dim]])
-            offs = [at if i == dim else 0 for i in range(t.rank)]
-            self.copy(s, self.subview(b, offs, size, [1] * t.rank, v.type.shape))
-        self.done(op, b)
-
-    # .. linalg
-    def linalg(self, op):
-        ins, outs = linalg_ins_outs(op)
-        n_in = len(ins)
-        new, res = [], []
-        for i, v in enumerate(op.operands):
-            if not self.t_use(op, i):
-                new.append(v)
-            elif i < n_in:
-                new.append(self.B(v))
-            else:
-                b = self.operand_buffer(op, i)
-                new.append(b)
-                res.append(b)
-        op.set_operands(new)
-        yield from op.regions[0].blocks if op.regions else ()  # e.g. tensor.extract of a captured tensor
-        self.ip = op
-        for r, b in zip(op.results, res, strict=True):
-            self.buf[r] = b
-        op.results = []
 
     # .. ops known only from rules (``sem_*`` facts in ops.dl or a ``--rules`` overlay)
     def user_op(self, op: Op) -> bool:
@@ -1044,433 +504,6 @@ class Bufferizer:
         for k, r in enumerate(op.results):
             r.index = k
 
-    # .. bufferization dialect
-    def op_bufferization_to_tensor(self, op):
-        self.done(op, op.operands[0])
-
-    def op_bufferization_to_buffer(self, op):
-        """The operand's buffer (a copy when the analysis put it out of place: a
-        ``to_buffer`` without ``read_only`` may be written through), as the result type.
-        A tensor left on tensors (function boundaries off, unknown ops) keeps the op."""
-        v = op.operands[0]
-        if v in self.boundary_at and v not in self.buf and self.dec.inplace.get((self.op_id.get(op, -1), 0), True):
-            self.kept.add(op)
-            return
-        b = self.to_type(self.operand_buffer(op, 0), op.result.type)
-        op.result.replace_all_uses_with(b)
-        self.dead.append(op)
-
-    def op_bufferization_materialize_in_destination(self, op):
-        src, dst = op.operands
-        if self.t_use(op, 1):
-            d = self.operand_buffer(op, 1)
-            self.copy(self.B(src), d)
-            self.done(op, d)
-        else:
-            self.copy(self.B(src), dst)
-            self.dead.append(op)
-
-    # .. functions
-    def op_func_return(self, op):
-        if not self.function_boundaries:
-            return self.unknown(op)
-        vals = []
-        for k, v in enumerate(op.operands):
-            if self.t_use(op, k):
-                b = self.B(v)
-                if self.layout == "infer-layout-map":
-                    self.returned.append((op, len(vals), k, b))
-                    v = b
-                else:
-                    v = self.to_type(b, self.result_types[k])
-            vals.append(v)
-        op.set_operands(vals)
-
-    def infer_results(self, outs: list, recursive: bool) -> None:
-        """``infer-layout-map``: a tensor result takes the type of the buffer every return
-        hands back (a returned subview keeps its strided type: no copy); returns that
-        disagree, and recursive functions (whose callers were bufferized first), get the
-        fully dynamic layout, with casts in the returns."""
-        by_k: dict[int, set] = {}
-        for _op, _i, k, b in self.returned:
-            by_k.setdefault(k, set()).add(b.type)
-        for k, types in by_k.items():
-            if len(types) == 1 and not recursive:
-                outs[k] = next(iter(types))
-        for op, i, k, b in self.returned:
-            if b.type != outs[k]:
-                self.ip = op
-                op.set_operand(i, self.to_type(b, outs[k]))
-
-    def op_func_call(self, op):
-        if not self.function_boundaries:  # calls are unknown ops (mlir-opt's default)
-            return self.unknown(op)
-        callee = op.attrs["callee"].root
-        f = self.funcs.get(callee)
-        if f is None:
-            self.fail(op, f"bufferize: call to unknown function @{callee}")
-        ft = f.attrs["function_type"].type
-        ft_in = [memref_of(t, self.layout) if T.is_tensor(t) else t for t in ft.inputs] \
-            if any(T.is_tensor(t) for t in ft.inputs) else list(ft.inputs)
-        args, copy_results = [], {}
-        for i, v in enumerate(op.operands):
-            if self.t_use(op, i):
-                r = self.sole_alias_result(op, i)
-                if r is not None:  # copy that result after the call, not the argument
-                    copy_results[r] = i
-                    b = self.B(v)
-                else:  # a copy only if its contents are needed (copy_contents)
-                    b = self.operand_buffer(op, i)
-                v = self.to_type(b, ft_in[i])
-            args.append(v)
-        if self.state.get(callee) == "busy":
-            self.recursive.add(callee)
-        if self.state.get(callee) == "done":  # the callee's results as bufferized
-            types = list(ft.results)
-        else:
-            types = [memref_of(r.type, self.layout) if self.is_t(r) else r.type for r in op.results]
-        call = self.emit("func.call", args, types, {"callee": op.attrs["callee"]})
-        for r, n in zip(op.results, call.results, strict=True):
-            if self.is_t(r):
-                self.buf[r] = n
-            else:
-                r.replace_all_uses_with(n)
-        for r, i in copy_results.items():
-            self.buf[r] = self.copy_instead(op, i, r, self.buf[r])
-        self.dead.append(op)
-
-    def sole_alias_result(self, op: Op, i: int) -> Value | None:
-        """The result to copy instead of out-of-place operand ``i`` of a call
-        (``copy_to_result`` of rules/analysis/copies.dl: the callee does not write the
-        argument, and the argument and one ranked result alias only each other)."""
-        vid = self.copy_to_result.get((self.op_id.get(op, -1), i))
-        if vid is None:
-            return None
-        return next((r for r in op.results if self.facts.value_id.get(r) == vid), None)
-
-    # .. scf
-    def carried(self, b: Value):
-        """Type of a loop-carried buffer starting as ``b``."""
-        t = b.type
-        return t if identity(t) else in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), t)
-
-    def retype(self, vals, types) -> None:
-        for v, t in zip(vals, types, strict=True):
-            if t is not None:
-                v.type = t
-                self.buf[v] = v
-
-    def loop_value(self, y: Value, mine: Value | None, body, used: set, t, why=None) -> Value:
-        """What a loop terminator passes for carried buffer ``y``: ``mine`` itself (also
-        when ``y`` is the result of inner ``scf.for`` loops that carry ``mine`` through
-        unchanged), a fresh allocation of this body, the result of an inner loop of this
-        body that starts from either (each of its iterations passes on its own argument or
-        a fresh buffer, so the result is one of those), an ``scf.if`` of this body each of
-        whose branches yields one of those (the deallocation tracks which one it is, as
-        mlir-opt's ownership flags), else a fresh copy."""
-        root = strip_casts(y)
-        if root is mine and mine is not None:
-            return self.cast(y, t)
-        if mine is not None and passed_through(root) is mine:
-            return self.cast(mine, t)
-
-        def fresh(v: Value, blk=body) -> bool:
-            o = getattr(v, "op", None)
-            return o is not None and o.name == "memref.alloc" and o.parent in (body, blk)
-
-        leaves = branch_leaves(root, body)
-        if len(leaves) > 1 and all((v is mine and mine is not None or fresh(v, blk))
-                                   and v not in used for v, blk in leaves) \
-                and cast_compatible(y.type, t):
-            used.update(v for v, _ in leaves)
-            return self.to_type(y, t)
-
-        start = loop_start(root) if getattr(root, "op", None) is not None \
-            and root.op.parent is body else None
-        owned = fresh(root) or (start is not None and start not in used
-                                and (start is mine and mine is not None or fresh(start)))
-        if not owned or root in used or not cast_compatible(y.type, t):
-            with self.because(why(root, owned, root in used) if why else None):
-                y = self.fresh_copy(y) if not isinstance(y.type, T.UnrankedMemRefType) else y
-        elif start is not None:
-            used.add(start)
-        used.add(strip_casts(y))
-        return self.to_type(y, t)
-
-    def yield_cause(self, loop: Op, term: Op, k: int, v: Value):
-        """The cause of the copy :meth:`loop_value` makes of operand ``k`` (tensor ``v``)
-        of ``loop``'s terminator ``term``: a function of (its buffer's root, whether this
-        iteration owns it, whether another loop value already passes it on)."""
-        def why(root: Value, owned: bool, reused: bool) -> str:
-            name = _named(v, f"operand #{k}")
-            head = (f"copy of {name} passed on by the {term.name} to the next iteration of the "
-                    f"{loop.name} at {_line_col(loop)}")
-            if reused:
-                return f"{head}: its buffer is passed on already as another loop value; each needs its own"
-            origin = self.made_for.get(root)
-            if origin is None:
-                return (f"{head}: it is neither the iteration's own buffer (its argument) nor a "
-                        "buffer made in this iteration")
-            where = f"the buffer of the {origin.name} at {_line_col(origin)}, made outside the loop"
-            writer = getattr(v, "op", None)
-            inside = writer is not None and any(p is loop for p in _ancestors(writer))
-            if inside and writer.name != "scf.if":
-                return (f"{head}: {name} is the {writer.name} at {_line_col(writer)} writing in place "
-                        f"into {where}; the next iteration writes that buffer again while its "
-                        f"argument would still hold {name}")
-            return f"{head}: {name} lives in {where}, not in a buffer of the iteration's own"
-        return why
-
-    def same_spaces(self, op, y, types) -> None:
-        """Each value loop ``op``'s terminator ``y`` yields lives in its init's memory space
-        (mlir-opt refuses the loop otherwise, with these words, at the loop)."""
-        for k, v in enumerate(y.operands):
-            if k < len(types) and types[k] is not None and space_of(self.B(v).type) != space_of(types[k]):
-                self.refuse(op, f"'{op.name}' op init_arg and yielded value bufferize to "
-                              "inconsistent memory spaces")
-
-    def inits(self, op, first: int):
-        types = []
-        for i in range(len(op.operands)):
-            if i < first or not self.t_use(op, i):
-                types.append(None)
-                continue
-            b = self.operand_buffer(op, i)
-            if (self.op_id.get(op, -1), i) in self.constant_init:  # copies.dl
-                with self.because(f"copy of the constant {operand_syntax(op, i)} the {op.name} starts "
-                                  "from: its iterations write the buffer they receive, a constant's "
-                                  "is read-only"):
-                    b = self.fresh_copy(b)
-            t = self.carried(b)
-            op.set_operand(i, self.cast(b, t))
-            types.append(t)
-        return types[first:]
-
-    def op_scf_for(self, op):
-        types = self.inits(op, 3)
-        body = op.regions[0].entry
-        self.retype(body.args[1:], types)
-        self.retype(op.results, types)
-        yield body
-        self.ip = op
-        y = body.ops[-1]
-        self.ip = y
-        used: set = set()
-        self.same_spaces(op, y, types)
-        y.set_operands([self.loop_value(self.B(v), body.args[k + 1], body, used, types[k],
-                                        self.yield_cause(op, y, k, v))
-                        if types[k] is not None else v for k, v in enumerate(y.operands)])
-        self.ip = op
-
-    def op_scf_while(self, op):
-        types = self.inits(op, 0)
-        before, after = op.regions[0].entry, op.regions[1].entry
-        self.retype(before.args, types)
-        yield before
-        cond = before.ops[-1]
-        self.ip = cond
-        used: set = set()
-        origin, vals, atypes = {}, [cond.operands[0]], []
-        for k, v in enumerate(cond.operands[1:], 1):
-            if not self.t_use(cond, k):
-                vals.append(v)
-                atypes.append(None)
-                continue
-            b = self.B(v)
-            root = strip_casts(b)
-            if root in before.args and root not in used:
-                j = before.args.index(root)
-                t = types[j]
-                origin[len(atypes)] = j
-                used.add(root)
-                vals.append(self.cast(b, t))
-            else:
-                t = self.carried(b) if identity(b.type) else self.carried(b)
-                vals.append(self.loop_value(b, None, before, used, t, self.yield_cause(op, cond, k, v)))
-            atypes.append(t)
-        cond.set_operands(vals)
-        self.retype(after.args, atypes)
-        self.retype(op.results, atypes)
-        yield after
-        y = after.ops[-1]
-        self.ip = y
-        used = set()
-        self.same_spaces(op, y, types)
-        new = []
-        for k, v in enumerate(y.operands):
-            if types[k] is None:
-                new.append(v)
-                continue
-            mine = next((after.args[a] for a, j in origin.items() if j == k), None)
-            new.append(self.loop_value(self.B(v), mine, after, used, types[k],
-                                       self.yield_cause(op, y, k, v)))
-        y.set_operands(new)
-        self.ip = op
-
-    def op_scf_if(self, op):
-        blocks = [r.entry for r in op.regions if r.blocks]
-        ys = []
-        for b in blocks:
-            yield b
-            ys.append(b.ops[-1])
-        self.ip = op
-        types = []
-        for k, r in enumerate(op.results):
-            if not self.is_t(r):
-                types.append(None)
-                continue
-            bt = [self.B(y.operands[k]).type for y in ys]
-            if len({str(space_of(t)) for t in bt}) > 1:  # mlir-opt's words and place
-                self.refuse(op, "inconsistent memory space on then/else branches")
-            if all(t == bt[0] for t in bt):
-                types.append(bt[0])
-            elif any(isinstance(t, T.UnrankedMemRefType) for t in bt):
-                self.fail(op, "bufferize: scf.if yielding unranked tensors of different layouts")
-            else:
-                types.append(in_space(T.MemRefType(r.type.shape, r.type.elem, dynamic_layout(r.type.rank)), bt[0]))
-        for y in ys:
-            self.ip = y
-            y.set_operands([self.cast(self.B(v), types[k]) if types[k] is not None else v
-                            for k, v in enumerate(y.operands)])
-        self.retype(op.results, types)
-        self.ip = op
-
-    op_scf_index_switch = op_scf_if  # the same, over the default region and the cases
-
-    def op_scf_execute_region(self, op):
-        """The region's blocks, then each tensor result takes the type of the buffer its
-        (unique) ``scf.yield`` passes (MLIR's buffer type of the yielded value)."""
-        blocks = op.regions[0].blocks
-        for blk in blocks:
-            if blk is not blocks[0]:
-                self.block_args(blk)
-            yield blk
-        ys = [b.ops[-1] for b in blocks if b.ops and b.ops[-1].name == "scf.yield"]
-        if len(ys) != 1:
-            self.fail(op, "'scf.execute_region' op op without unique scf.yield is not supported")
-        y = ys[0]
-        bufs = [self.B(v) if self.t_use(y, k) else v for k, v in enumerate(y.operands)]
-        y.set_operands(bufs)
-        self.retype(op.results, [b.type if self.t_use(y, k) else None for k, b in enumerate(bufs)])
-        self.ip = op
-
-    def op_vector_mask(self, op):
-        """``vector.mask`` around one op: its body is bufferized; each tensor result is the
-        buffer the masked op wrote (what the ``vector.yield`` passes), and the mask and its
-        yield drop it, as mlir-opt does (the masked op on a buffer has no result)."""
-        body = op.regions[0].entry
-        for inner in body.ops[:-1]:  # a copy cannot go inside the mask: mlir-opt refuses
-            if any(not self.dec.inplace.get((self.op_id.get(inner, -1), i), True)
-                   for i in self.tensor_operands.get(inner, ())):
-                self.refuse(op, "'vector.mask' op body must bufferize in-place")
-        yield body
-        y = body.ops[-1]
-        kept_operands, kept_results = [], []
-        for k, v in enumerate(y.operands):
-            if self.t_use(y, k):
-                self.buf[op.results[k]] = self.B(v)
-            else:
-                kept_operands.append(v)
-                kept_results.append(op.results[k])
-        y.set_operands(kept_operands)
-        for i, r in enumerate(kept_results):
-            r.index = i
-        op.results = kept_results
-        self.ip = op
-
-    def op_scf_forall(self, op):
-        """scf.forall on memrefs: no shared_outs, no results. Each shared_out's block
-        argument stands for its buffer directly (an alloc + copy before the loop when the
-        analysis put it out of place, at the forall or at a parallel_insert_slice into it);
-        parallel_insert_slices become copies into subviews of it (see below)."""
-        from bufferlog.frontend.dialects.scf import forall_parts
-
-        f = forall_parts(op)
-        lead = len(op.operands) - len(f.outputs)
-        inserts = [o for o in f.terminator.regions[0].entry.ops if o.name == "tensor.parallel_insert_slice"]
-        oid = self.op_id.get(op, -1)
-        bufs = []
-        for k, (v, arg) in enumerate(zip(f.outputs, f.shared_outs, strict=True)):
-            b = self.B(v)
-            inplace = self.dec.inplace.get((oid, lead + k), True) and all(
-                self.dec.inplace.get((self.op_id.get(o, -1), 1), True)
-                for o in inserts if o.operands[1] is arg)
-            if not inplace or (oid, lead + k) in self.constant_init:  # copies.dl
-                if isinstance(b.type, T.UnrankedMemRefType):
-                    self.fail(op, "bufferize: out-of-place unranked shared_out")
-                why = (self.copy_cause(op, lead + k) if not self.dec.inplace.get((oid, lead + k), True)
-                       else f"copy of the shared_out {operand_syntax(op, lead + k)}: "
-                       + ("a tensor.parallel_insert_slice into it is out of place" if inplace is False
-                          or not all(self.dec.inplace.get((self.op_id.get(o, -1), 1), True)
-                                     for o in inserts if o.operands[1] is arg)
-                          else "the iterations would write a read-only constant"))
-                with self.because(why):
-                    n = self.alloc_like(b)
-                    if not self.uninit(v):
-                        self.copy(b, n)
-                    else:
-                        self.undefined(n)
-                b = n
-            bufs.append(b)
-            self.buf[arg] = b
-        yield f.body
-        self.ip = op
-        for arg, b in zip(f.shared_outs, bufs, strict=True):
-            arg.replace_all_uses_with(b)
-        del f.body.args[len(f.ivs):]
-        for r, b in zip(op.results, bufs, strict=True):
-            self.buf[r] = b
-        op.results = []
-        op.set_operands(op.operands[:lead])
-        old = list(op.attrs["operandSegmentSizes"].values)
-        op.attrs["operandSegmentSizes"] = dense_i32(*old[:3], 0)
-
-    def op_tensor_parallel_insert_slice(self, op):
-        """A copy of the tile into its subview of the shared buffer, just before the
-        ``scf.forall.in_parallel`` terminator (MLIR's way), or nothing when the tile
-        already is that subview (the iteration wrote its slice in place)."""
-        offs, sizes, strides = slice_params(op)
-        self.ip = op.parent_op
-        src, d = self.B(op.operands[0]), self.B(op.operands[1])
-        if not self.same_region(src, d, offs, sizes, strides, op.operands[0].type.shape):
-            self.copy(src, self.subview(d, offs, sizes, strides, op.operands[0].type.shape))
-        self.dead.append(op)
-
-    # .. cf branches
-    @staticmethod
-    def successor_slots(op: Op) -> list[tuple[int, int]]:
-        """(successor, block argument) each operand of a cf branch is forwarded to
-        (``(-1, -1)`` for the leading operands that are not forwarded: a condition or a
-        switch flag)."""
-        counts = [len(op.successor_operands(s)) for s in range(len(op.successors))]
-        slots = [(-1, -1)] * (len(op.operands) - sum(counts))
-        for s, c in enumerate(counts):
-            slots += [(s, k) for k in range(c)]
-        return slots
-
-    def branch(self, op):
-        """Tensor successor operands become their buffers (a fresh copy when the analysis
-        put the operand out of place), cast to the block argument's type -- or recorded
-        until that type is decided (:meth:`block_args`)."""
-        if op.name not in ("cf.br", "cf.cond_br", "cf.switch"):
-            self.fail(op, f"bufferize: '{op.name}' carrying tensors is not supported")
-        new = list(op.operands)
-        for i, (s, k) in enumerate(self.successor_slots(op)):
-            if s < 0 or not self.t_use(op, i):
-                continue
-            blk = op.successors[s]
-            b = self.operand_buffer(op, i)
-            if T.is_tensor(blk.args[k].type):
-                self.pending.setdefault(blk, []).append((op, i, k))
-                new[i] = b
-            else:
-                if space_of(b.type) != space_of(blk.args[k].type):
-                    self.inconsistent_block_arg(blk)
-                new[i] = self.to_type(b, blk.args[k].type)
-        op.set_operands(new)
-
-    op_cf_br = op_cf_cond_br = op_cf_switch = branch
-
     def inconsistent_block_arg(self, blk) -> None:
         """Buffers of two memory spaces flow into one block argument: refused as mlir-opt
         refuses it, with its words, at the op holding the block."""
@@ -1504,70 +537,6 @@ class Bufferizer:
             a.type = t
             self.buf[a] = a
         self.ip = saved
-
-
-def functions(module: Module) -> list[Op]:
-    return [op for op in walk_ops(module) if op.name == "func.func"]
-
-
-def strip_casts(v: Value) -> Value:
-    while getattr(v, "op", None) is not None and v.op.name == "memref.cast":
-        v = v.op.operands[0]
-    return v
-
-
-def passed_through(v: Value) -> Value:
-    """The buffer that ``scf.for`` results ``v`` always are: an ``scf.for`` whose body
-    yields its iteration argument unchanged returns its init (mlir-opt's canonicalizer
-    folds such a result into the init)."""
-    while getattr(v, "op", None) is not None and v.op.name == "scf.for":
-        body = v.op.regions[0].entry
-        k = v.op.results.index(v)
-        if strip_casts(body.ops[-1].operands[k]) is not body.args[k + 1]:
-            break
-        v = strip_casts(v.op.operands[k + 3])
-    return v
-
-
-def branch_leaves(v: Value, blk) -> list[tuple[Value, object]]:
-    """The buffers ``v`` may be, each with the block that yields it: for the result of an
-    ``scf.if`` / ``scf.index_switch`` of block ``blk``, what each branch yields (casts
-    stripped, nested ones expanded); else ``v`` itself."""
-    o = getattr(v, "op", None)
-    if o is None or o.name not in ("scf.if", "scf.index_switch") or o.parent is not blk \
-            or not all(r.blocks for r in o.regions):
-        return [(v, blk)]
-    k = o.results.index(v)
-    return [leaf for r in o.regions
-            for leaf in branch_leaves(strip_casts(r.entry.ops[-1].operands[k]), r.entry)]
-
-
-def loop_start(v: Value) -> Value | None:
-    """The buffer an ``scf.for`` / ``scf.while`` result ``v`` starts from (its init, cast
-    stripped), or None: an ``scf.while`` result that its ``scf.condition`` does not take
-    from the before region's argument."""
-    op = getattr(v, "op", None)
-    if op is None or op.name not in ("scf.for", "scf.while"):
-        return None
-    k = op.results.index(v)
-    if op.name == "scf.for":
-        return strip_casts(op.operands[k + 3])
-    before = op.regions[0].entry
-    c = strip_casts(before.ops[-1].operands[k + 1])
-    return strip_casts(op.operands[before.args.index(c)]) if c in before.args else None
-
-
-def _ancestors(op: Op):
-    p = op.parent_op
-    while p is not None:
-        yield p
-        p = p.parent_op
-
-
-def dense_i32(*sizes: int):
-    from bufferlog.frontend.dialects._smb import segments
-
-    return segments(*sizes)
 
 
 def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,

@@ -11,25 +11,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bufferlog.engine.outputs import ValidateOutputs as V
 from bufferlog.frontend.facts import export
 from bufferlog.frontend.ir import Module, Op
 
 from bufferlog.core import InternalError
 
-VALIDATE_MAIN = "validate.dl"
+VALIDATE_MAIN = V.PROGRAM
 
-#: relation -> (check name, what it means); the frees checks need deallocated output
+#: relation (its accessor's name) -> (check name, what it means); the frees checks need
+#: deallocated output
 CHECKS = {
-    "v_uninit_read": ("uninitialized-read", "reads a buffer that no write reached on some path"),
-    "v_clobber": ("read-after-write", "overwrites the buffer of a tensor value that is read later"),
-    "v_same_op": ("read-after-write", "writes, through another operand, elements it has yet to read"),
-    "v_readonly": ("read-only-write", "writes into a read-only buffer"),
-    "v_bad_free": ("bad-free", "frees a buffer nobody owns"),
-    "v_double_free": ("double-free", "frees a buffer a second time on some path"),
-    "v_use_after_free": ("use-after-free", "uses a buffer after it was freed on some path"),
-    "v_leak": ("leak", "leaves a buffer unfreed on some path"),
+    V.v_uninit_read.name: ("uninitialized-read", "reads a buffer that no write reached on some path"),
+    V.v_clobber.name: ("read-after-write", "overwrites the buffer of a tensor value that is read later"),
+    V.v_same_op.name: ("read-after-write", "writes, through another operand, elements it has yet to read"),
+    V.v_readonly.name: ("read-only-write", "writes into a read-only buffer"),
+    V.v_bad_free.name: ("bad-free", "frees a buffer nobody owns"),
+    V.v_double_free.name: ("double-free", "frees a buffer a second time on some path"),
+    V.v_use_after_free.name: ("use-after-free", "uses a buffer after it was freed on some path"),
+    V.v_leak.name: ("leak", "leaves a buffer unfreed on some path"),
 }
-FREES = ("v_bad_free", "v_double_free", "v_use_after_free", "v_leak")
+FREES = (V.v_bad_free.name, V.v_double_free.name, V.v_use_after_free.name, V.v_leak.name)
 #: which checks run: all (bufferize), memory only (bufferize --no-dealloc: nothing is
 #: freed yet), frees only (dealloc of memref input: no map to tensor values)
 CHECK_SETS = {"all": tuple(CHECKS), "memory": tuple(r for r in CHECKS if r not in FREES),
@@ -92,9 +94,9 @@ def certify_output(module: Module, engine: str = "auto", rules_dir: str | Path |
             rows[k] = sorted(set(v))
     verify_output(module)
     wanted = list(CHECK_SETS[checks])
-    derived = run(prog, rows, engine=engine, relations=wanted).relations
+    derived = V(run(prog, rows, engine=engine, relations=wanted).relations)
     for rel in wanted:
-        found = sorted(derived.get(rel, ()))
+        found = sorted(derived.rows(rel))
         if found:
             hint, kept = proof_hint(rel, found[0], rows)
             err = OutputCertificateError(describe(rel, found[0], facts) + hint)

@@ -30,7 +30,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from bufferlog.frontend import types as T
-from bufferlog.frontend.attrs import DenseArrayAttr, IntegerAttr
+from bufferlog.frontend.attrs import DenseArrayAttr
 from bufferlog.frontend.facts import export
 from bufferlog.frontend.ir import Block, BlockArg, Loc, Module, Op, OpResult, Region, Value
 from bufferlog.frontend.types import MemRefType
@@ -41,6 +41,7 @@ from .dealloc_frees import I1, Frees, Stats
 from .dealloc_rules import derive
 from .ir_edit import BlockEdits, walk_ops
 from .lower_switch import lower_switches
+from .ops import arith, bufferization, memref, scf
 from .output_map import handover
 
 EMITS = ("memref-dealloc", "bufferization-dealloc")
@@ -70,17 +71,17 @@ class Dealloc:
         self.rel = rel = derive(f, self.engine, self.rules_dir)
         self._check_supported()
         self.val = dict(enumerate(f.values))  # fact id -> Value
-        self.own = dict(rel("ownership"))
-        self.constants: dict[Value, bool] = {self.val[v]: bool(b) for v, b in rel("const_bool")}
+        self.own = dict(sorted(rel.ownership))
+        self.constants: dict[Value, bool] = {self.val[v]: bool(b) for v, b in sorted(rel.const_bool)}
         self.consts: dict[tuple[Op, bool], Value] = {}
         self.ind: dict[int, Value] = {}
         self.edits = BlockEdits()
         self.cause: str | None = None  # why the ops inserted now exist (debug locations)
         self._top: dict[Op, Op] = {}
         self._edge_conds: dict[int, list[tuple]] = defaultdict(list)
-        for row in rel("edge_cond"):
+        for row in sorted(rel.edge_cond):
             self._edge_conds[row[0]].append(row)
-        self._views = dict(rel("view_source"))
+        self._views = dict(sorted(rel.view_source))
         self.frees = Frees(self)
         self._remove_dead_buffers()
         self._make_indicators()
@@ -112,13 +113,13 @@ class Dealloc:
 
     def _check_supported(self) -> None:
         ops = self.f.ops
-        for (o,) in sorted(self.rel("unsupported_branch")):
+        for (o,) in sorted(self.rel.unsupported_branch):
             raise UserError(f"dealloc: branch op '{ops[o].name}' is not supported (no "
                             "mem_branch fact in rules/ops_memref.dl)", self._at(ops[o]))
-        for (o,) in sorted(self.rel("unknown_effects")):
+        for (o,) in sorted(self.rel.unknown_effects):
             raise UserError("ops with unknown memory side effects are not supported "
                             f"('{ops[o].name}'; describe it in rules/ops_memref.dl)", self._at(ops[o]))
-        for (o,) in sorted(self.rel("unsupported")):
+        for (o,) in sorted(self.rel.unsupported):
             raise UserError(f"dealloc: unsupported op '{ops[o].name}' with memref results "
                             "(aliasing or ownership unknown)", self._at(ops[o]))
 
@@ -177,7 +178,7 @@ class Dealloc:
         fn = self._function_of(anchor)
         key = (fn, value)
         if key not in self.consts:
-            c = Op("arith.constant", (), [I1], {"value": IntegerAttr(int(value), I1)})
+            c = arith.constant_bool(value)
             fn.regions[0].entry.insert(0, c)
             self.consts[key] = c.result
             self.constants[c.result] = value
@@ -188,7 +189,7 @@ class Dealloc:
         for x, y in ((a, b), (b, a)):
             if x in self.constants:
                 return x if self.constants[x] else y
-        op = Op("arith.ori", [a, b], [I1])
+        op = arith.ori(a, b)
         self.insert_before(anchor, op)
         return op.result
 
@@ -199,7 +200,7 @@ class Dealloc:
 
     # ------------------------------------------------------------------ 1. dead buffers
     def _remove_dead_buffers(self) -> None:
-        for (o,) in self.rel("dead_buffer"):
+        for (o,) in sorted(self.rel.dead_buffer):
             op = self.f.ops[o]
             for r in op.results:
                 for u in list(r.uses):
@@ -213,7 +214,7 @@ class Dealloc:
         f = self.f
         args: dict[Block, list[BlockArg]] = defaultdict(list)
         results: dict[Op, list[OpResult]] = defaultdict(list)
-        for (vid,) in self.rel("needs_indicator"):
+        for (vid,) in sorted(self.rel.needs_indicator):
             v = f.values[vid]
             if isinstance(v, BlockArg):
                 args[v.block].append(v)
@@ -232,8 +233,8 @@ class Dealloc:
 
     # ------------------------------------------------------------------ 3. clones, slots
     def _clones_on_edges(self) -> None:
-        self._cloned = {(t, i, k) for t, i, k, _ in self.rel("clone_fwd")}
-        for t, i, k, _v in sorted(self.rel("clone_fwd")):
+        self._cloned = {(t, i, k) for t, i, k, _ in sorted(self.rel.clone_fwd)}
+        for t, i, k, _v in sorted(self.rel.clone_fwd):
             top = self.f.ops[t]
             self.cause = (f"clone of {self.describe(top.operands[k])}: handed over on edge {i} of "
                           "this terminator while its owner keeps it")
@@ -251,13 +252,12 @@ class Dealloc:
         operand; an operand that shares a lost lender with an earlier one (``check_excl``)
         is cloned when the two are one buffer at run time (a pointer comparison), so that
         no two destinations hold one buffer."""
-        self._check = {(t, i, k): v for t, i, k, v, _dst in self.rel("check_transfer")}
+        self._check = {(t, i, k): v for t, i, k, v, _dst in sorted(self.rel.check_transfer)}
         self._check_kept: dict[tuple[int, int], Value] = {}
         self._check_same: dict[tuple[int, int], Value] = {}
         excl: dict[tuple[int, int], list[int]] = defaultdict(list)
-        for t, _i, k2, k1 in self.rel("check_excl"):
+        for t, _i, k2, k1 in sorted(self.rel.check_excl):
             excl[(t, k2)].append(k1)
-        index = T.IndexType()
         for (t, k2), k1s in sorted(excl.items()):
             top = self.f.ops[t]
             src = top.operands[k2]
@@ -267,18 +267,18 @@ class Dealloc:
             for k1 in sorted(k1s):
                 ptrs = []
                 for x in (top.operands[k1], src):
-                    p = Op("memref.extract_aligned_pointer_as_index", [x], [index])
+                    p = memref.aligned_pointer(x)
                     self.insert_before(top, p)
                     ptrs.append(p.result)
-                eq = Op("arith.cmpi", ptrs, [I1], {"predicate": IntegerAttr(0, T.IntegerType(64))})
+                eq = arith.cmpi_eq(*ptrs)
                 self.insert_before(top, eq)
                 same = eq.result if same is None else self.either(same, eq.result, top)
             then_b, else_b = Block(), Block()
             for c in clone_ops(src, top.loc, self._view_source):
                 then_b.append(c)
-            then_b.append(Op("scf.yield", [c.result]))
-            else_b.append(Op("scf.yield", [src]))
-            sel = Op("scf.if", [same], [src.type], {}, [Region([then_b]), Region([else_b])])
+            then_b.append(scf.yield_([c.result]))
+            else_b.append(scf.yield_([src]))
+            sel = scf.if_op(same, [src.type], [Region([then_b]), Region([else_b])])
             self.insert_before(top, sel)
             top.set_operand(k2, sel.result)
             self._check_same[(t, k2)] = same
@@ -316,11 +316,11 @@ class Dealloc:
             for x in self.frees.kept_results.get((t, src), []):
                 own = self.either(own, x, top)
             then_b, else_b = Block(), Block()
-            then_b.append(Op("scf.yield", [src]))
+            then_b.append(scf.yield_([src]))
             for c in clone_ops(src, top.loc, self._view_source):
                 else_b.append(c)
-            else_b.append(Op("scf.yield", [c.result]))
-            sel = Op("scf.if", [own], [src.type], {}, [Region([then_b]), Region([else_b])])
+            else_b.append(scf.yield_([c.result]))
+            sel = scf.if_op(own, [src.type], [Region([then_b]), Region([else_b])])
             self.insert_before(top, sel)
             top.set_operand(k, sel.result)
             self.stats.clones += 1
@@ -341,20 +341,20 @@ class Dealloc:
     def _wire_slots(self) -> None:
         """Append, in operand order, one i1 operand per slot of each edge and init."""
         f = self.f
-        self._gives = {(t, i, k): u for t, i, k, u in self.rel("edge_gives")}
+        self._gives = {(t, i, k): u for t, i, k, u in sorted(self.rel.edge_gives)}
         self._placeholders: dict[tuple[int, int, int], Value] = {}
-        self._alt = {(t, i, k): (dv, uv) for t, i, k, dv, _dst, uv in self.rel("alt_transfer")}
+        self._alt = {(t, i, k): (dv, uv) for t, i, k, dv, _dst, uv in sorted(self.rel.alt_transfer)}
         per_edge: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
-        for t, i, k in self.rel("slot_edge"):
+        for t, i, k in sorted(self.rel.slot_edge):
             per_edge[t][i].append(k)
         for t, edges in per_edge.items():
             top = f.ops[t]
             extra = {i: [self._edge_value(t, i, k, top) for k in sorted(ks)]
                      for i, ks in edges.items()}
             self._append_edge_operands(top, extra)
-        gives = {(o, k): u for o, k, u in self.rel("init_gives")}
+        gives = {(o, k): u for o, k, u in sorted(self.rel.init_gives)}
         per_op: dict[int, list[int]] = defaultdict(list)
-        for o, k in self.rel("slot_init"):
+        for o, k in sorted(self.rel.slot_init):
             per_op[o].append(k)
         for o, ks in per_op.items():
             op = f.ops[o]
@@ -392,9 +392,9 @@ class Dealloc:
     def _returns(self) -> None:
         """Results the caller cannot own as they are get a clone; when the carrier's
         ownership is known only at run time, the clone sits in the `else` of an scf.if."""
-        self._ret_check = {(t, k): u for t, k, _v, u in self.rel("return_clone")
-                           if (t, k) in {(t2, k2) for t2, k2, _ in self.rel("return_check")}}
-        for t, k, _v, u in sorted(self.rel("return_clone")):
+        checked = {(t, k) for t, k, _ in self.rel.return_check}
+        self._ret_check = {(t, k): u for t, k, _v, u in self.rel.return_clone if (t, k) in checked}
+        for t, k, _v, u in sorted(self.rel.return_clone):
             if (t, k) in self._ret_check:  # decided once the frees are placed
                 continue
             top = self.f.ops[t]
@@ -406,11 +406,11 @@ class Dealloc:
                           + "and the caller owns every result it receives")
             if self.state(u) == "indicator":
                 then_b, else_b = Block(), Block()
-                then_b.append(Op("scf.yield", [src]))
+                then_b.append(scf.yield_([src]))
                 for c in clone_ops(src, top.loc, self._view_source):
                     else_b.append(c)
-                else_b.append(Op("scf.yield", [c.result]))
-                sel = Op("scf.if", [self.ind[u]], [src.type], {}, [Region([then_b]), Region([else_b])])
+                else_b.append(scf.yield_([c.result]))
+                sel = scf.if_op(self.ind[u], [src.type], [Region([then_b]), Region([else_b])])
                 self.insert_before(top, sel)
                 top.set_operand(k, sel.result)
             else:
@@ -440,7 +440,7 @@ def clone_ops(src: Value, loc, view_source=None) -> list[Op]:
             break
         chain.append((op, i))
         base = op.operands[i]
-    ops = [Op("bufferization.clone", [base], [base.type], {}, loc=loc)]
+    ops = [bufferization.clone(base, loc)]
     for view, i in reversed(chain):
         operands = [ops[-1].result if j == i else x for j, x in enumerate(view.operands)]
         ops.append(Op(view.name, operands, [r.type for r in view.results], dict(view.attrs), loc=loc))

@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections import defaultdict
 
 from bufferlog.frontend import types as T
-from bufferlog.frontend.attrs import DenseArrayAttr
 from bufferlog.frontend.ir import Block, Op, Region, Value
 from bufferlog.frontend.types import IntegerType
 
 from bufferlog.core import UserError
 from bufferlog.core.records import field, record
+
+from .ops import arith, bufferization, memref, scf
 
 TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
 
@@ -154,40 +155,40 @@ class Frees:
         every incoming edge would free on (``sink_free``)."""
         d = self.d
         per_t: dict[int, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
-        for t, i, v in d.rel("free_on_edge"):
+        for t, i, v in sorted(d.rel.free_on_edge):
             per_t[t][v].add(i)
         per_s: dict[int, list[int]] = defaultdict(list)
-        for s, v in d.rel("sink_free"):
+        for s, v in sorted(d.rel.sink_free):
             per_s[s].append(v)
         roots: dict[int, set[int]] = defaultdict(set)
-        for v, r in d.rel("owning_root"):
+        for v, r in sorted(d.rel.owning_root):
             roots[v].add(r)
         self.retain: dict[tuple[int, int], set[int]] = defaultdict(set)  # (t or -s, v) -> us
-        for t, v, u in d.rel("free_retain"):
+        for t, v, u in sorted(d.rel.free_retain):
             self.retain[(t, v)].add(u)
         self.checked: set[tuple[int, int]] = set()  # (t, u): freed unless a handed-over value is its buffer
-        for t, u, v in d.rel("check_free"):
+        for t, u, v in sorted(d.rel.check_free):
             self.retain[(t, u)].add(v)
             self.checked.add((t, u))
         #: (point, kept value) -> the i1 results saying the kept value takes a freed buffer's ownership
         self.kept_results: dict[tuple[int, Value], list[Value]] = defaultdict(list)
-        for s, v, u in d.rel("sink_retain"):
+        for s, v, u in sorted(d.rel.sink_retain):
             self.retain[(-1 - s, v)].add(u)
-        self.returns = {t for (t,) in d.rel("retain_returned")}
-        self.distinct = {(t, min(v, f), max(v, f)) for t, v, f in d.rel("fresh_distinct")}
+        self.returns = {t for (t,) in d.rel.retain_returned}
+        self.distinct = {(t, min(v, f), max(v, f)) for t, v, f in d.rel.fresh_distinct}
         self.alt: dict[tuple[int, int], list[int]] = defaultdict(list)  # (t, u) -> ds
-        for t, u, dv in d.rel("alt_free"):
+        for t, u, dv in sorted(d.rel.alt_free):
             self.alt[(t, u)].append(dv)
         self.unchosen: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)  # (t, p) -> (c, w)s
-        for t, p, c, w in d.rel("choice_free"):
+        for t, p, c, w in sorted(d.rel.choice_free):
             self.unchosen[(t, p)].append((c, w))
         after: dict[tuple[int, int], Op] = {}  # (t, v) -> the op to free v before
         if d.free_at_last_use:
-            for t, v, o in d.rel("free_after"):
+            for t, v, o in sorted(d.rel.free_after):
                 last = d.f.ops[o]
                 if last.parent is not None:  # (not a removed dead-buffer op)
                     after[(t, v)] = self._next_op(last)
-            for t, v in d.rel("free_at_start"):
+            for t, v in sorted(d.rel.free_at_start):
                 after[(t, v)] = d.f.values[v].block.ops[0]
         for t in sorted(per_t):
             top = d.f.ops[t]
@@ -352,13 +353,13 @@ class Frees:
         acc = None
         for v, neg in lits:
             if neg:
-                x = Op("arith.xori", [v, d.const(top, True)], [I1])
+                x = arith.xori(v, d.const(top, True))
                 d.insert_before(top, x)
                 v = x.result
             if acc is None:
                 acc = v
             else:
-                a = Op("arith.andi", [acc, v], [I1])
+                a = arith.andi(acc, v)
                 d.insert_before(top, a)
                 acc = a.result
         return acc if acc is not None else d.const(top, True)
@@ -367,12 +368,12 @@ class Frees:
         if self.d.emit == "bufferization-dealloc":
             self._bufz_dealloc(top, [v], [self.materialize(top, lits)])
         elif not lits:
-            self.d.insert_before(top, Op("memref.dealloc", [v], []))
+            self.d.insert_before(top, memref.dealloc(v))
         else:
             body = Block()
-            body.append(Op("memref.dealloc", [v], []))
-            body.append(Op("scf.yield", []))
-            self.d.insert_before(top, Op("scf.if", [self.materialize(top, lits)], [], {},
+            body.append(memref.dealloc(v))
+            body.append(scf.yield_())
+            self.d.insert_before(top, scf.if_op(self.materialize(top, lits), [],
                                              [Region([body]), Region()]))
         if lits:
             self.stats.conditional += 1
@@ -404,12 +405,12 @@ class Frees:
             for j, r in enumerate(self._bufz_dealloc(top, [first], [conds[0]], list(kept))):
                 passed[j].append(r)
         elif conds[0] in d.constants and d.constants[conds[0]]:
-            d.insert_before(top, Op("memref.dealloc", [first], []))
+            d.insert_before(top, memref.dealloc(first))
         else:
             body = Block()
-            body.append(Op("memref.dealloc", [first], []))
-            body.append(Op("scf.yield", []))
-            d.insert_before(top, Op("scf.if", [conds[0]], [], {}, [Region([body]), Region()]))
+            body.append(memref.dealloc(first))
+            body.append(scf.yield_())
+            d.insert_before(top, scf.if_op(conds[0], [], [Region([body]), Region()]))
         self.stats.runtime += 1
         return passed
 
@@ -419,9 +420,6 @@ class Frees:
         whose condition holds, once per buffer, unless it is the buffer of a kept value;
         its results: for each kept value, whether a freed-if-not-kept memref was its
         buffer with its condition true (the ownership that passes to it)."""
-        kept = kept or []
-        op = Op("bufferization.dealloc", [*memrefs, *conds, *kept], [I1] * len(kept),
-                {"operandSegmentSizes": DenseArrayAttr("i32", (len(memrefs), len(conds),
-                                                               len(kept)))})
+        op = bufferization.dealloc(memrefs, conds, list(kept or []))
         self.d.insert_before(top, op)
         return list(op.results)

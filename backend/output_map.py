@@ -35,19 +35,18 @@ from __future__ import annotations
 from bufferlog.frontend import types as T
 from bufferlog.frontend.ir import Op, Value
 
-#: ops whose memref result is a view of their operand 0 (the same buffer)
-VIEWS = frozenset({"memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape",
-                   "memref.reinterpret_cast", "memref.reshape", "memref.memory_space_cast",
-                   "memref.transpose", "memref.view", "memref.assume_alignment"})
+from .ops import view_source
+from .ops.memref import strip_casts
 
 
 def root(v: Value) -> Value:
     """The buffer ``v`` is a view of (views stripped)."""
     for _ in range(10_000):
         o = getattr(v, "op", None)
-        if o is None or o.name not in VIEWS:
+        src = None if o is None else view_source(o)  # the op's model: mem_view
+        if src is None:
             break
-        v = o.operands[0]
+        v = o.operands[src]
     return v
 
 
@@ -185,18 +184,12 @@ def record(bz, ops: list[Op], anchor: dict[Op, Op]) -> None:
 def _holders(x: Value, held: list[tuple[int, Value]]) -> list[int]:
     """The values of ``held`` (value, its buffer) whose buffer memref ``x`` is, casts
     aside; when none, those whose buffer is a view of the same root as ``x``."""
-    cx = _uncast(x)
-    same = [t for t, b in held if _uncast(b) is cx]
+    cx = strip_casts(x)
+    same = [t for t, b in held if strip_casts(b) is cx]
     if same:
         return same
     rx = root(x)
     return [t for t, b in held if root(b) is rx]
-
-
-def _uncast(v: Value) -> Value:
-    while getattr(v, "op", None) is not None and v.op.name == "memref.cast":
-        v = v.op.operands[0]
-    return v
 
 
 def made_results(src: Op, bz) -> list[Value]:

@@ -26,6 +26,7 @@ from bufferlog.frontend.ir import Module
 from bufferlog.core.records import record, value_class
 
 from .ir_edit import walk_ops
+from .ops import FREE, FUNCTION, HEAP_ALLOC, has
 from .plan_drop import drop_equivalent_results
 from .plan_fold import fold
 from .plan_place import hoist_and_promote, hoist_to_dominator, out_params
@@ -121,17 +122,17 @@ def peak_static_bytes(module: Module) -> int:
     result; each nested region counted once): a static estimate to compare the stages
     with, not the run-time peak (benchmarks/bench_memory.py measures that)."""
     best = 0
-    for fn in (op for op in module.body.ops if op.name == "func.func"):
+    for fn in (op for op in module.body.ops if has(op, FUNCTION)):
         live: dict[object, int] = {}
         cur = 0
         for op in walk_ops(fn):
-            if op.name == "memref.alloc":
+            if has(op, HEAP_ALLOC):
                 b = static_bytes(op.results[0].type)
                 if b is not None:
                     live[op.results[0]] = b
                     cur += b
                     best = max(best, cur)
-            elif op.name == "memref.dealloc":
+            elif has(op, FREE):
                 v = op.operands[0]  # the allocation, or a value carrying its ownership
                 cur -= live.pop(v) if v in live else (static_bytes(v.type) or 0)
     return best

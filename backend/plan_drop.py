@@ -24,15 +24,12 @@ from bufferlog.frontend.attrs import ArrayAttr, TypeAttr
 from bufferlog.frontend.ir import Module, Op
 
 from .ir_edit import walk_ops
+from .ops import CALL, FUNCTION, RETURN, has, memref
+from .ops.func import callee, symbol
+from .ops.memref import strip_casts
 from .output_map import handover, keep_operands, keep_results, result_made_in
 
 MODES = ("none", "private", "all")
-
-
-def _through_casts(v):
-    while getattr(v, "op", None) is not None and v.op.name == "memref.cast":
-        v = v.op.operands[0]
-    return v
 
 
 def _may_change(f: Op, mode: str) -> bool:
@@ -45,13 +42,13 @@ def _may_change(f: Op, mode: str) -> bool:
 def _equivalent_results(f: Op) -> dict[int, int]:
     """result index -> argument index, for the results every return gives as that
     argument (modulo casts)."""
-    rets = [b.ops[-1] for b in f.regions[0].blocks if b.ops and b.ops[-1].name == "func.return"]
+    rets = [b.ops[-1] for b in f.regions[0].blocks if b.ops and has(b.ops[-1], RETURN)]
     if not rets:
         return {}
     args = f.regions[0].blocks[0].args
     out = {}
     for k in range(len(rets[0].operands)):
-        roots = {_through_casts(r.operands[k]) for r in rets}
+        roots = {strip_casts(r.operands[k]) for r in rets}
         if len(roots) == 1:
             root = roots.pop()
             if root in args:
@@ -66,11 +63,11 @@ def drop_equivalent_results(module: Module, mode: str = "private") -> int:
         raise ValueError(f"drop-equivalent-buffer-results: unknown mode {mode!r}")
     if mode == "none":
         return 0
-    funcs = {f.attrs["sym_name"].value: f for f in module.functions()}
+    funcs = {symbol(f): f for f in module.functions()}
     calls: dict[str, list[Op]] = {}
     for op in walk_ops(module):
-        if op.name == "func.call" and op.attrs["callee"].root in funcs:
-            calls.setdefault(op.attrs["callee"].root, []).append(op)
+        if has(op, CALL) and callee(op) in funcs:
+            calls.setdefault(callee(op), []).append(op)
     work = [name for name, f in funcs.items() if _may_change(f, mode)]
     queued = set(work)
     n = 0
@@ -88,7 +85,7 @@ def drop_equivalent_results(module: Module, mode: str = "private") -> int:
             new_calls.append(_drop_from_call(call, drop))
             caller = _function_of(call)
             if caller is not None:
-                cname = caller.attrs["sym_name"].value
+                cname = symbol(caller)
                 if _may_change(caller, mode) and cname not in queued:
                     work.append(cname)
                     queued.add(cname)
@@ -98,7 +95,7 @@ def drop_equivalent_results(module: Module, mode: str = "private") -> int:
 
 def _function_of(op: Op) -> Op | None:
     p = op.parent_op
-    while p is not None and p.name != "func.func":
+    while p is not None and not has(p, FUNCTION):
         p = p.parent_op
     return p
 
@@ -106,7 +103,7 @@ def _function_of(op: Op) -> Op | None:
 def _drop_from_function(f: Op, drop: dict[int, int]) -> None:
     for b in f.regions[0].blocks:
         ret = b.ops[-1] if b.ops else None
-        if ret is not None and ret.name == "func.return":
+        if ret is not None and has(ret, RETURN):
             kept = [k for k in range(len(ret.operands)) if k not in drop]
             keep_operands(ret, kept)
             ret.set_operands([ret.operands[k] for k in kept])
@@ -124,7 +121,7 @@ def _drop_from_function(f: Op, drop: dict[int, int]) -> None:
 def _drop_from_call(call: Op, drop: dict[int, int]) -> Op:
     blk = call.parent
     kept = [r for k, r in enumerate(call.results) if k not in drop]
-    new = Op("func.call", list(call.operands), [r.type for r in kept], dict(call.attrs),
+    new = Op(call.name, list(call.operands), [r.type for r in kept], dict(call.attrs),
              loc=call.loc, result_names=[r.name for r in kept])
     new.cause = getattr(call, "cause", None)
     for k, j in drop.items():
@@ -135,7 +132,8 @@ def _drop_from_call(call: Op, drop: dict[int, int]) -> Op:
     for k, j in drop.items():
         r, v = call.results[k], call.operands[j]
         if v.type != r.type:
-            cast = Op("memref.cast", [v], [r.type], {}, loc=call.loc)
+            cast = memref.cast(v, r.type)
+            cast.loc = call.loc
             cast.cause = getattr(call, "cause", None)
             blk.insert_before(call, cast)
             v = cast.result

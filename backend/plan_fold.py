@@ -4,7 +4,7 @@ IR before deallocation, so that bufferlog never keeps copies mlir-opt drops:
 * a copy of a buffer onto itself (``memref.copy %a, %a``, ``linalg.copy ins(%a) outs(%a)``)
   copies nothing: it goes;
 * an ``scf.if`` on a constant condition (``arith.constant``, or a comparison of two
-  constants: :mod:`backend.fold_condition`) is replaced by the region it always
+  constants: :func:`backend.ops.arith.constant_condition`) is replaced by the region it always
   runs (the ops of its block before ``scf.yield``, whose operands replace its results);
   the other region, with any copies or allocations in it, goes.
 
@@ -18,8 +18,9 @@ from bufferlog.frontend.ir import Module, Op
 
 from bufferlog.core.records import record
 
-from .fold_condition import constant_condition
 from .ir_edit import walk_ops
+from .ops import COPY, has
+from .ops.scf import constant_branch
 from .output_map import handover
 
 
@@ -30,14 +31,14 @@ class FoldStats:
 
 
 def _self_copy(op: Op) -> bool:
-    if op.name not in ("memref.copy", "linalg.copy") or len(op.operands) != 2 or op.results:
+    if not has(op, COPY) or len(op.operands) != 2 or op.results:
         return False
     a, b = op.operands
     return a is b and isinstance(a.type, T.MemRefType)
 
 
 def _constant_condition(op: Op) -> bool | None:
-    return constant_condition(op.operands[0]) if op.name == "scf.if" and op.operands else None
+    return constant_branch(op)
 
 
 def _drop(op: Op) -> None:

@@ -26,6 +26,7 @@ from bufferlog.frontend.ir import Op, Value
 from bufferlog.core.records import value_class
 
 from .ir_edit import BlockEdits
+from .ops import CONDITIONAL_FREE, FREE, has
 from .output_map import handover
 from .plan import static_bytes
 
@@ -51,9 +52,9 @@ class Reuse:
 
 def share_buffers(rel, values: dict[int, Value]) -> list[Reuse]:
     """Share buffers as the relations allow (module doc); the reuses made."""
-    allowed = rel("may_share")
+    allowed = sorted(rel.may_share)
     blocks: dict[int, list[Candidate]] = defaultdict(list)
-    for v, b, i, j in rel("reuse_range"):
+    for v, b, i, j in sorted(rel.reuse_range):
         val = values[v]
         size = static_bytes(val.type)
         if size is not None and _freed_once_in_place(val):
@@ -81,14 +82,14 @@ def share_buffers(rel, values: dict[int, Value]) -> list[Reuse]:
 
 
 def _free(v: Value) -> Op:
-    return next(u.op for u in v.uses if u.op.name == "memref.dealloc")
+    return next(u.op for u in v.uses if has(u.op, FREE))
 
 
 def _freed_once_in_place(v: Value) -> bool:
     """The free the rules placed is there: one plain ``memref.dealloc`` of ``v`` in its
     block (not a guarded free nor a runtime alias check; the alloc still exists)."""
-    frees = [u.op for u in v.uses if u.op.name in ("memref.dealloc", "bufferization.dealloc")]
-    return (v.op.parent is not None and len(frees) == 1 and frees[0].name == "memref.dealloc"
+    frees = [u.op for u in v.uses if has(u.op, FREE) or has(u.op, CONDITIONAL_FREE)]
+    return (v.op.parent is not None and len(frees) == 1 and has(frees[0], FREE)
             and frees[0].parent is v.op.parent)
 
 

@@ -32,6 +32,8 @@ from __future__ import annotations
 from bufferlog.frontend import types as T
 
 from .ir_edit import walk_ops
+from .ops import CALL, FUNCTION, GUARD, HEAP_ALLOC, STACK_ALLOC, has, model
+from .ops.memref import strip_casts
 
 TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
 if TYPE_CHECKING:
@@ -53,13 +55,7 @@ def _sym(op: Any, key: str) -> str:
 
 
 def _is_helper_call(op: Any) -> bool:
-    return op.name == "func.call" and _sym(op, "callee").startswith(HELPER_PREFIX)
-
-
-def _through_casts(v: Any) -> Any:
-    while getattr(v, "op", None) is not None and v.op.name == "memref.cast":
-        v = v.op.operands[0]
-    return v
+    return has(op, CALL) and _sym(op, "callee").startswith(HELPER_PREFIX)
 
 
 def count_figures(module_or_text: Any, file: str = "<memref>") -> dict[str, int]:
@@ -77,23 +73,24 @@ def count_figures(module_or_text: Any, file: str = "<memref>") -> dict[str, int]
     for op in walk_ops(module):
         if _is_helper_call(op):
             for v in op.operands:
-                src = _through_casts(v)
-                if getattr(src, "op", None) is not None and src.op.name in (
-                        "memref.alloc", "memref.alloca"):
+                src = strip_casts(v)
+                if getattr(src, "op", None) is not None and (
+                        has(src.op, HEAP_ALLOC) or has(src.op, STACK_ALLOC)):
                     bookkeeping.add(id(src))
 
-    # (op, parent op name, inside a dealloc_helper function), walked with a stack
-    stack = [(module.module_op, "", False)]
+    # (op, its parent op guards it (scf.if), inside a dealloc_helper function), walked
+    # with a stack
+    stack = [(module.module_op, False, False)]
     while stack:
-        op, parent, in_helper = stack.pop()
-        n = op.name
-        if n == "func.func":
+        op, guarded, in_helper = stack.pop()
+        if has(op, FUNCTION):
             helper = _sym(op, "sym_name").startswith(HELPER_PREFIX)
             c["dealloc_helpers"] += helper
             in_helper = in_helper or helper
         elif not in_helper:
-            _count(op, n, parent, c, bookkeeping)
-        stack.extend((sub, n, in_helper) for r in op.regions for blk in r.blocks for sub in blk.ops)
+            _count(op, guarded, c, bookkeeping)
+        guard = has(op, GUARD)
+        stack.extend((sub, guard, in_helper) for r in op.regions for blk in r.blocks for sub in blk.ops)
 
     c["deallocs"] = c["memref_deallocs"] + c["bufferization_deallocs"]
     c["dealloc_checks"] = (c["guarded_deallocs"] + c["dealloc_helper_calls"]
@@ -101,13 +98,15 @@ def count_figures(module_or_text: Any, file: str = "<memref>") -> dict[str, int]
     return c
 
 
-def _count(op: Any, n: str, parent: str, c: dict[str, int], bookkeeping: set[int]) -> None:
-    if n in ("memref.alloc", "memref.realloc", "memref.alloca"):
+def _count(op: Any, guarded: bool, c: dict[str, int], bookkeeping: set[int]) -> None:
+    """Count ``op`` toward the figure its model names (backend/ops: ``figure``)."""
+    fig = getattr(model(op.name), "figure", None)
+    if fig in ("allocs", "allocas"):
         if op.results and id(op.results[0]) in bookkeeping:
             c["bookkeeping_allocs"] += 1
         else:
-            c["allocas" if n == "memref.alloca" else "allocs"] += 1
-    elif n in ("memref.copy", "linalg.copy"):
+            c[fig] += 1
+    elif fig == "copies":
         mems = [v.type for v in op.operands if T.is_memref(v.type)]
         if not mems:  # linalg.copy on tensors
             return
@@ -117,14 +116,12 @@ def _count(op: Any, n: str, parent: str, c: dict[str, int], bookkeeping: set[int
             c["dynamic_copies"] += 1
         else:
             c["bytes_copied"] += b
-    elif n == "bufferization.clone":
-        c["clones"] += 1
-    elif n == "bufferization.dealloc":
-        c["bufferization_deallocs"] += 1
-    elif n == "memref.dealloc":
-        if op.operands and id(_through_casts(op.operands[0])) in bookkeeping:
+    elif fig in ("clones", "bufferization_deallocs"):
+        c[fig] += 1
+    elif fig == "memref_deallocs":
+        if op.operands and id(strip_casts(op.operands[0])) in bookkeeping:
             return
         c["memref_deallocs"] += 1
-        c["guarded_deallocs"] += parent == "scf.if"
+        c["guarded_deallocs"] += guarded
     elif _is_helper_call(op):
         c["dealloc_helper_calls"] += 1

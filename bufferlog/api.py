@@ -160,12 +160,14 @@ class Copy:
     @property
     def pattern(self) -> tuple[str, str]:
         """(writer, reader): the op pair that costs this copy."""
+        from bufferlog.engine.greedy import PARALLEL, RAW
+
         c = self.conflict
         if self.operand is None or c is None:
             return (self.op, "-")
-        if c.kind == "raw" and c.write and c.read:
+        if c.kind == RAW and c.write and c.read:
             return (c.write.op, c.read.op)
-        if c.kind == "parallel" and c.write:
+        if c.kind == PARALLEL and c.write:
             return (c.write.op, "scf.forall")
         return (self.op, "read-only " + (f"{c.definition.value} of {c.definition.op}"
                                          if c.definition else "buffer"))
@@ -444,7 +446,7 @@ def _analysis(module: Any, raw: tuple, strategy: str, engine: str) -> Analysis:
     def conflict(c: Any) -> Conflict | None:
         if c is None:
             return None
-        return Conflict(c.kind.replace("-", "_"), value(c.definition), ref(c.write), ref(c.read))
+        return Conflict(c.kind, value(c.definition), ref(c.write), ref(c.read))
 
     decisions = []
     for o, vals in operand_annotations(an, dec).items():
@@ -727,13 +729,15 @@ class CopyListing:
 
 
 def _reason_words(c: Conflict | None) -> str:
+    from bufferlog.engine.greedy import FORCED, NOT_WRITABLE, PARALLEL, RAW
+
     if c is None:
         return "chosen by the strategy (in place would not conflict)"
-    return {"raw": "read-after-write conflict if in place",
-            "not_writable": "in place would write a read-only buffer",
-            "parallel": "in place would write, inside an scf.forall body, a buffer defined "
-                        "outside it that is read",
-            "forced": "forced by a must_copy rule"}.get(c.kind, c.kind)
+    return {RAW: "read-after-write conflict if in place",
+            NOT_WRITABLE: "in place would write a read-only buffer",
+            PARALLEL: "in place would write, inside an scf.forall body, a buffer defined "
+                      "outside it that is read",
+            FORCED: "forced by a must_copy rule"}.get(c.kind, c.kind)
 
 
 def copy_listing(b: Any, file: str) -> CopyListing:

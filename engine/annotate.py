@@ -11,6 +11,7 @@ def annotate(facts, an, dec, first: tuple[int, int] = (0, 0)) -> tuple[int, int]
     ``C_n`` tags of read-after-write conflicts and the ``W_n`` tags of writes into
     read-only buffers are numbered apart, from ``first`` (the numbers after the last
     ones are returned)."""
+    from bufferlog.engine.greedy import FORCED, PARALLEL, RAW
     from bufferlog.engine.oneshot import operand_annotations
     from bufferlog.frontend import attrs as A
 
@@ -22,12 +23,12 @@ def annotate(facts, an, dec, first: tuple[int, int] = (0, 0)) -> tuple[int, int]
         c = dec.conflicts.get(u)
         if c is None:
             continue
-        if c.kind == "raw":
+        if c.kind == RAW:
             _tag(an, ops, c.definition, f"C_{n}", "DEF")
             ops[c.write[0]].attrs[f"C_{n}[CONFL-WRITE: {c.write[1]}]"] = A.UnitAttr()
             ops[c.read[0]].attrs[f"C_{n}[READ: {c.read[1]}]"] = A.UnitAttr()
             n += 1
-        elif c.kind not in ("parallel", "forced"):  # mlir-opt tags no parallel-region
+        elif c.kind not in (PARALLEL, FORCED):  # mlir-opt tags no parallel-region
             _tag(an, ops, c.definition, f"W_{w}", "NOT-WRITABLE")  # conflict; must_copy is ours
             w += 1
     for r, eq in dec.equivalent_args.items():

@@ -18,27 +18,28 @@ def _value(view, v: int) -> str:
     return f"value {v} (of '{view.name.get(o, '?')}' at {view.loc_text(o)})"
 
 
-def problems(view, rel: dict[str, set]) -> list[str]:
+def problems(view, rel) -> list[str]:
+    """The violations the certificate run found (``rel``: its AnalysisOutputs)."""
     out = []
-    for o, i in sorted(rel["forced_violated"]):
+    for o, i in sorted(rel.forced_violated):
         out.append(f"forced decision not kept: {_use(view, o, i)}")
-    for a, b in sorted(rel["alias_split"]):
+    for a, b in sorted(rel.alias_split):
         out.append(f"alias sets split: {_value(view, a)} and {_value(view, b)} share a buffer")
-    for ro, ri, wo, wi, d in sorted(rel["conflict"]):
+    for ro, ri, wo, wi, d in sorted(rel.conflict):
         out.append(f"read-after-write conflict: read {_use(view, ro, ri)} sees {_value(view, d)} "
                    f"after the in-place write {_use(view, wo, wi)}")
-    for o, i, v in sorted(rel["nonwritable_written"]):
+    for o, i, v in sorted(rel.nonwritable_written):
         out.append(f"write into a read-only buffer: {_use(view, o, i)} writes {_value(view, v)}")
-    for wo, wi, d in sorted(rel["parallel_conflict"]):
+    for wo, wi, d in sorted(rel.parallel_conflict):
         out.append(f"parallel race: {_use(view, wo, wi)} writes {_value(view, d)} defined "
                    "outside its parallel region, and the buffer is read")
-    for o, what in sorted(rel["scoped_call_differs"]):
+    for o, what in sorted(rel.scoped_call_differs):
         out.append(f"call summary differs: the run scoped to the caller derived another "
                    f"{what} for '{view.name.get(o, '?')}' at {view.loc_text(o)}")
     return out
 
 
-def certify(view, rel: dict[str, set]) -> None:
+def certify(view, rel) -> None:
     found = problems(view, rel)
     if found:
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""

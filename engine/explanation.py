@@ -16,6 +16,10 @@ from pathlib import Path
 
 from bufferlog.core import UserError
 
+from .greedy import FORCED, NOT_WRITABLE, PARALLEL, RAW
+from .outputs import AnalysisOutputs
+from .outputs import ExplainOutputs as Outputs
+
 MAX_PAIRS = 2  # in-place operands: read/write pairs explained (each costs engine runs)
 
 
@@ -35,14 +39,14 @@ class Context:
     """Facts, analysis, decisions and the rules' model of one module."""
 
     def __init__(self, facts, an, dec, engine: str = "auto", rules_dir=None, depth: int = 4):
-        from bufferlog.engine.interface import outputs
+        from bufferlog.engine.outputs import ExplainOutputs
         from bufferlog.engine.run import run
 
         self.facts, self.an, self.dec = facts, an, dec
         self.engine, self.depth = engine, depth
         self.prog, self.dl_facts = model_inputs(facts, an, rules_dir)
-        res = run(self.prog, self.dl_facts, engine=engine, relations=outputs("explain.dl"))
-        self.rel, self.engine_used = res.relations, res.engine
+        res = run(self.prog, self.dl_facts, engine=engine, relations=ExplainOutputs.RELATIONS)
+        self.out, self.engine_used = ExplainOutputs(res.relations), res.engine
         self.text = dict(facts.rows["op_text"])
         self._proofs: dict[tuple[str, int], dict] = {}
         self.show = Display(self)  # ids as SSA names
@@ -113,12 +117,13 @@ def _out_of_place(ctx: Context, u: tuple[int, int], item: dict, proof: bool) -> 
     from bufferlog.engine.causes import next_iteration
 
     o, i = u
-    raws = sorted(t[2:] for t in ctx.rel["conflict_if_inplace"] if t[:2] == u)
-    ro_ = sorted(t[2] for t in ctx.rel["nonwritable_if_inplace"] if t[:2] == u)
+    out = ctx.out
+    raws = sorted(tuple(t[2:]) for t in out.conflict_if_inplace if (t.xo, t.xi) == u)
+    ro_ = sorted(t.v for t in out.nonwritable_if_inplace if (t.o, t.i) == u)
     c = ctx.dec.conflicts.get(u)
     if raws:
         # several triples: prefer the one the decision procedure met (mlir-opt's C_n tags)
-        want = (c.read + c.write + (c.definition,)) if c is not None and c.kind == "raw" else None
+        want = (c.read + c.write + (c.definition,)) if c is not None and c.kind == RAW else None
         ro, ri, wo, wi, d = _pick(raws, lambda t: t == want)
         loop = next_iteration(ctx.an, ro, wo)
         item["reason"] = "read-after-write conflict if in place" + (f",{loop}" if loop else "")
@@ -127,31 +132,31 @@ def _out_of_place(ctx: Context, u: tuple[int, int], item: dict, proof: bool) -> 
         item["definition"] = ctx.value(d)
         item["conflicting_write"] = {"operand": wi, **ctx.where(wo)}
         item["read"] = {"operand": ri, **ctx.where(ro)}
-        item["query"] = _tuple("conflict_if_inplace", o, i, ro, ri, wo, wi, d)
+        item["query"] = _tuple(Outputs.conflict_if_inplace.name, o, i, ro, ri, wo, wi, d)
         item["other_conflicts"] = len(raws) - 1
-        item["conflict"] = "raw"
+        item["conflict"] = RAW
     elif ro_:
         v = _pick(ro_, lambda x: c is not None and x == c.definition)
         item["reason"] = "would write into a read-only buffer if in place"
         item["read_only"] = ctx.value(v)
-        item["query"] = _tuple("nonwritable_if_inplace", o, i, v)
-        item["conflict"] = "not_writable"
-    elif any(t[:2] == u for t in ctx.rel.get("parallel_if_inplace", ())):
-        _, _, wo, wi, d = min(t for t in ctx.rel["parallel_if_inplace"] if t[:2] == u)
+        item["query"] = _tuple(Outputs.nonwritable_if_inplace.name, o, i, v)
+        item["conflict"] = NOT_WRITABLE
+    elif any((t.xo, t.xi) == u for t in out.parallel_if_inplace):
+        _, _, wo, wi, d = min(t for t in out.parallel_if_inplace if (t.xo, t.xi) == u)
         item["reason"] = ("parallel-region conflict if in place: a write inside an scf.forall body "
                           "into a buffer defined outside it, which is read")
         item["definition"] = ctx.value(d)
         item["conflicting_write"] = {"operand": wi, **ctx.where(wo)}
-        item["query"] = _tuple("parallel_if_inplace", o, i, wo, wi, d)
-        item["conflict"] = "parallel"
-    elif u in ctx.rel["copy_forced"]:
-        item["query"] = _tuple("copy_forced", o, i)
-        rule = _user_rule(ctx, item["query"], "must_copy")
+        item["query"] = _tuple(Outputs.parallel_if_inplace.name, o, i, wo, wi, d)
+        item["conflict"] = PARALLEL
+    elif u in out.copy_forced:
+        item["query"] = _tuple(Outputs.copy_forced.name, o, i)
+        rule = _user_rule(ctx, item["query"], AnalysisOutputs.must_copy.name)
         item["reason"] = "forced out of place by a must_copy rule" + (
             f" at {ctx.show.path(rule['file'])}:{rule['line']}" if rule else "")
         if rule:
             item["rule"] = rule
-        item["conflict"] = "forced"
+        item["conflict"] = FORCED
     else:
         item["reason"] = "out of place by the chosen strategy (in place would not conflict)"
         if proof:
@@ -164,9 +169,10 @@ def _out_of_place(ctx: Context, u: tuple[int, int], item: dict, proof: bool) -> 
 def _in_place(ctx: Context, u: tuple[int, int], item: dict, proof: bool) -> None:
     o, i = u
     an = ctx.an
-    cls = dict(ctx.rel["al_class"])
+    out = ctx.out
+    cls = {t.v: t.c for t in out.al_class}
     c = cls.get(an.tuse[u])
-    pairs = sorted(p for p in ctx.rel["cleared"]
+    pairs = sorted(tuple(p) for p in out.cleared
                    if cls.get(an.tuse[(p[0], p[1])]) == c or cls.get(an.tuse[(p[2], p[3])]) == c)
     pairs.sort(key=lambda p: (p[2:4] != u and p[:2] != u, p))  # pairs with this use first
     item["pairs_checked"] = len(pairs)
@@ -177,9 +183,9 @@ def _in_place(ctx: Context, u: tuple[int, int], item: dict, proof: bool) -> None
     item["reason"] = base
     if ctx.user_no_conflict:  # a user's no_conflict rule may be what clears a pair: cite it
         for ro, ri, wo, wi, d in pairs:
-            if (ro, ri, wo, wi, d) not in ctx.rel["exempt"]:
+            if (ro, ri, wo, wi, d) not in out.exempt:
                 continue
-            rule = _user_rule(ctx, _tuple("exempt", ro, ri, wo, wi, d), "no_conflict")
+            rule = _user_rule(ctx, _tuple(Outputs.exempt.name, ro, ri, wo, wi, d), "no_conflict")
             if rule is not None:
                 item["rule"] = rule
                 from bufferlog.engine.causes import at
@@ -193,12 +199,12 @@ def _in_place(ctx: Context, u: tuple[int, int], item: dict, proof: bool) -> None
     item["why_not"] = [ctx.why_not(_tuple("would_conflict", o, i))]
     item["pairs"] = []
     for ro, ri, wo, wi, d in pairs[:MAX_PAIRS]:
-        q = _tuple("conflict", ro, ri, wo, wi, d)
+        q = _tuple(Outputs.conflict.name, ro, ri, wo, wi, d)
         entry = {"read": {"operand": ri, **ctx.where(ro)},
                  "write": {"operand": wi, **ctx.where(wo)},
                  "definition": ctx.value(d), "why_not": ctx.why_not(q)}
-        if (ro, ri, wo, wi, d) in ctx.rel["exempt"]:  # which rule clears it: the proof says
-            entry["exemption"] = ctx.explain(_tuple("exempt", ro, ri, wo, wi, d))
+        if (ro, ri, wo, wi, d) in out.exempt:  # which rule clears it: the proof says
+            entry["exemption"] = ctx.explain(_tuple(Outputs.exempt.name, ro, ri, wo, wi, d))
         item["pairs"].append(entry)
 
 
@@ -342,7 +348,7 @@ def explain_ops(ctx: Context, target: str, proof: bool = False) -> dict:
             item: dict = {"operand": i, "syntax": operand_syntax(ctx.facts.ops[o], i),
                           "inplace": ip}
             (_in_place if ip else _out_of_place)(ctx, u, item, proof)
-            copied_by_conflict += item.get("conflict") in ("raw", "not_writable", "parallel")
+            copied_by_conflict += item.get("conflict") in (RAW, NOT_WRITABLE, PARALLEL)
             path = alias_path(ctx, u)
             if path:
                 item["alias_path"] = path
@@ -350,7 +356,7 @@ def explain_ops(ctx: Context, target: str, proof: bool = False) -> dict:
         out.append(entry)
     _name_ids(ctx.show, out)
     res = {"engine": ctx.engine_used, "conflicts": copied_by_conflict,
-           "certificate_conflicts": len(ctx.rel["conflict"]), "ops": out}
+           "certificate_conflicts": len(ctx.out.conflict), "ops": out}
     if getattr(ctx, "output_line", None):
         res["output"] = ctx.output_line  # the output op --op named, with its cause
     return res

@@ -43,12 +43,18 @@ class Triple:
     y: int
 
 
+#: the kinds of conflict (``Conflict.kind``), spelt here once: a read-after-write triple,
+#: a write into a read-only buffer, a race in a parallel region, a user's ``must_copy``
+RAW, NOT_WRITABLE, PARALLEL, FORCED = "raw", "not_writable", "parallel", "forced"
+CONFLICT_KINDS = (RAW, NOT_WRITABLE, PARALLEL, FORCED)
+
+
 @record
 class Conflict:
     """Why a use is out of place: a RaW triple, a write into a read-only buffer, a race in
     a parallel region, or a user's ``must_copy``."""
 
-    kind: str  # "raw" | "not-writable" | "parallel" | "forced"
+    kind: str  # one of CONFLICT_KINDS
     use: Use
     read: Use | None = None
     write: Use | None = None
@@ -114,13 +120,13 @@ class Greedy:
                     1 for u in view.uses.get(v, ()) if u in view.reads or u in view.read_via_alias)
                 if v in view.not_writable:
                     self.readonly[self.alias.find(v)].append(v)
-        for ro, ri, wo, wi, d, x, y in sorted(rel["raw"]):
+        for ro, ri, wo, wi, d, x, y in sorted(rel.raw):
             t = Triple((ro, ri), (wo, wi), d, x, y)
             self.by_write[t.write].append(t)
             self.trips[self.alias.find(x)].append(t)
             if self.alias.find(y) != self.alias.find(x):
                 self.trips[self.alias.find(y)].append(t)
-        for wo, wi, _d in rel["parallel_write"]:
+        for wo, wi, _d in rel.parallel_write:
             self.parallel.add((wo, wi))
         must: dict[int, list[Use]] = defaultdict(list)
         for u in view.must:
@@ -131,11 +137,11 @@ class Greedy:
                 self.bufferize_inplace(u)
         # bufferlog's guards (docs/analysis.md): iteration arguments that may receive one
         # buffer, results of a call whose callee returns one buffer twice
-        for a, b in sorted(rel["carried_alias"]):
+        for a, b in sorted(rel.carried_alias):
             if view.value_func(a) in fs:
                 self.edges.append((a, b, None))
                 self.union(a, b)
-        for o, a, b in sorted(rel["call_shared"]):
+        for o, a, b in sorted(rel.call_shared):
             if view.enclosing_func(o) in fs:
                 self.edges.append((a, b, ("call", o)))
                 self.union(a, b)
@@ -190,24 +196,24 @@ class Greedy:
         if is_w or any(self.nwrites[r] for r in roots):
             for r in roots:
                 if self.readonly.get(r):
-                    return Conflict("not-writable", u, definition=self.readonly[r][0])
+                    return Conflict(NOT_WRITABLE, u, definition=self.readonly[r][0])
         if view.has_parallel and any(self.nreads[r] for r in roots):
             pw = [w for r in roots for w in self.pwrites.get(r, ())]
             if is_w and u in self.parallel:
                 pw.append(u)
             if pw:
-                return Conflict("parallel", u, write=pw[0])
+                return Conflict(PARALLEL, u, write=pw[0])
         rs = set(roots)
         largest = max(roots, key=lambda r: len(self.trips.get(r, ())))
         for t in self.by_write.get(u, ()):
             if self._active(t, rs, u):
-                return Conflict("raw", u, read=t.read, write=t.write, definition=t.definition)
+                return Conflict(RAW, u, read=t.read, write=t.write, definition=t.definition)
         for r in roots:
             if r == largest:
                 continue
             for t in self.trips.get(r, ()):
                 if self._active(t, rs, u):
-                    return Conflict("raw", u, read=t.read, write=t.write, definition=t.definition)
+                    return Conflict(RAW, u, read=t.read, write=t.write, definition=t.definition)
         return None
 
     # ------------------------------------------------------------------ driver
@@ -229,7 +235,7 @@ class Greedy:
                     continue
                 if u in view.must_copy or (self.copy_before_write and u in view.writes):
                     self.inplace[u] = False
-                    dec.conflicts[u] = Conflict("forced", u)
+                    dec.conflicts[u] = Conflict(FORCED, u)
                     continue
                 c = self.try_inplace(u)
                 if c is None:
@@ -358,7 +364,7 @@ class Greedy:
                 continue
             for t in ts:
                 if self.alias.find(t.x) == self.alias.find(t.y):
-                    c = Conflict("raw", w, read=t.read, write=w, definition=t.definition)
+                    c = Conflict(RAW, w, read=t.read, write=w, definition=t.definition)
                     out.append((c, cause(t.x, t.y, w)))
                     break
         for u, ip in sorted(self.inplace.items()):
@@ -367,9 +373,9 @@ class Greedy:
             r = self.alias.find(view.tuse[u])
             if self.readonly.get(r):
                 m = self.readonly[r][0]
-                out.append((Conflict("not-writable", u, definition=m), cause(m, view.tuse[u], u)))
+                out.append((Conflict(NOT_WRITABLE, u, definition=m), cause(m, view.tuse[u], u)))
             if u in self.parallel and self.nreads[r]:
-                out.append((Conflict("parallel", u, write=u), cause(view.tuse[u], view.tuse[u], u)))
+                out.append((Conflict(PARALLEL, u, write=u), cause(view.tuse[u], view.tuse[u], u)))
         return out
 
     def alias_graph(self) -> dict[int, list]:

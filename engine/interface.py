@@ -1,31 +1,27 @@
 """The output interface (rules/interface.dl): which derived relations the Python side
-reads from each rules program, with their arities. ``load(entry, rules_dir)`` loads a
-program checked against it (a relation the rules do not declare, or declare with another
-arity, is a located error); runs of it return only those relations, and asking for
-another one is an internal error (engine/run.py ``Relations``)."""
+reads from each rules program, with their arities, as engine/outputs.py (generated from it)
+gives them. ``load(entry, rules_dir)`` loads a program checked against it (a relation the
+rules do not declare, or declare with another arity, is a located error); runs of it
+return only those relations, read through the program's typed accessors
+(``outputs.AnalysisOutputs``, ...), and asking for another one is an internal error
+(engine/run.py ``Relations``)."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 from bufferlog.core import UserError, rules_file
 
+from .dl_parse import Loc
+from .outputs import ENTRIES
 from .program import Program
 
 INTERFACE = "interface.dl"
 
 
-@cache
-def _entries() -> dict[str, dict[str, tuple[int, object]]]:
-    """program -> relation -> (arity, location of its interface fact)."""
-    prog = Program.load(rules_file(INTERFACE))
-    prog.require_valid()
-    out: dict[str, dict[str, tuple[int, object]]] = {}
-    for r in (r for r in prog.rules if r.head.rel == "interface"):
-        program, relation, arity = (a.value for a in r.head.args)
-        out.setdefault(program, {})[relation] = (arity, r.loc)
-    return out
+def _entries() -> dict[str, dict[str, tuple[int, int]]]:
+    """program -> relation -> (arity, line of its interface fact)."""
+    return ENTRIES
 
 
 def outputs(entry: str) -> list[str]:
@@ -38,11 +34,11 @@ def load(entry: str, rules_dir: str | Path | None = None, lenient: bool = False)
     (``lenient``: see ``Program.load``)."""
     prog = Program.load(rules_file(entry), rules_dir, lenient=lenient)
     prog.require_valid()
-    for rel, (arity, loc) in _entries()[entry].items():
+    for rel, (arity, line) in _entries()[entry].items():
         decl = prog.decls.get(rel)
         if decl is None:
             raise UserError(f"relation '{rel}', which the Python side reads from {entry}, is not "
-                            "declared by the loaded rules", loc)
+                            "declared by the loaded rules", Loc(str(rules_file(INTERFACE)), line, 1))
         if len(decl.attrs) != arity:
             raise UserError(f"relation '{rel}' has {len(decl.attrs)} column(s); the interface of "
                             f"{entry} reads {arity}", decl.loc)

@@ -22,20 +22,16 @@ from bufferlog.core.timing import phase
 from .greedy import Decisions, Greedy
 from .interface import outputs
 from .options import OneShotOptions
+from .outputs import AnalysisOutputs
 from .view import ProgramView
 
 RULES_FILE = "analysis.dl"
 ORACLE_ROUNDS = 8  # at most this many Z3 rounds per layer
 #: what a run for a later layer reads: its triples and guards, and what the callees'
 #: summaries change (the call operands' semantics); the rest is the first run's
-LAYER_RELATIONS = ("raw", "parallel_write", "carried_alias", "call_shared", "call_alias",
-                   "call_write", "not_writable", "slice_differs", "unsupported_op",
-                   "use_read", "use_read_via_alias", "value_read", "arg_read_here",
-                   "init_contents_read")
+LAYER_RELATIONS = AnalysisOutputs.LAYER  # rules/interface.dl: layer_output
 #: what the certificate run reads: the certificate and the summaries mlir-opt prints
-FINAL_RELATIONS = ("forced_violated", "alias_split", "conflict", "nonwritable_written",
-                   "parallel_conflict", "scoped_call_differs", "func_access", "return_equiv_arg",
-                   "copy_contents", "copy_to_result", "no_contents", "constant_init_copy")
+FINAL_RELATIONS = AnalysisOutputs.FINAL  # rules/interface.dl: final_output
 #: the runs for the layers after the first hold only their functions' facts and, of their
 #: decided callees, what the summaries read (engine/scope.py, decisions.callee_facts):
 #: with the shipped rules, whose semantics of a function depend only on its body and its
@@ -145,7 +141,7 @@ class Session:
             self.shared.close()
 
     def run(self, check: list[int], decided: list[int], g: Greedy | None,
-            relations=None, scoped: bool = False) -> dict[str, set]:
+            relations=None, scoped: bool = False) -> AnalysisOutputs:
         """A run checking functions ``check`` with ``decided`` decided; ``scoped``: on their
         facts only, with what their decided callees' summaries read."""
         from .decisions import decision_facts
@@ -163,12 +159,14 @@ class Session:
                                                                self.summaries, self.scoped)
         for m in made:
             facts.update({k: Validated(sorted(v)) for k, v in m.items()})
-        rel = run(self.prog, facts, engine=self.engine, relations=relations or outputs(RULES_FILE),
-                  shared=None if scoped else self.shared).relations
+        rel = AnalysisOutputs(run(self.prog, facts, engine=self.engine,
+                                  relations=relations or outputs(RULES_FILE),
+                                  shared=None if scoped else self.shared).relations)
         if scoped:
             self.scoped["scoped_call"] |= {(o,) for o, _ in calls}
-            for r in ("call_write", "call_alias", "call_shared"):
-                self.scoped["scoped_" + r] |= rel[r]
+            self.scoped["scoped_call_write"] |= rel.call_write
+            self.scoped["scoped_call_alias"] |= rel.call_alias
+            self.scoped["scoped_call_shared"] |= rel.call_shared
         return rel
 
     def scoped_facts(self, check: list[int], decided: list[int], g: Greedy
@@ -200,12 +198,12 @@ class Session:
         run made the scope; None before."""
         return None if self.scope is None else self.scope.func_of
 
-    def keep(self, rel: dict[str, set], syms: set[str]) -> None:
+    def keep(self, rel: AnalysisOutputs, syms: set[str]) -> None:
         """Keep a layer's triples for the certificate run, and the read summaries of its
         functions (symbols ``syms``) for the runs after it."""
-        self.given["given_raw"] |= rel["raw"]
-        self.given["given_parallel_write"] |= rel["parallel_write"]
-        self.summaries["callee_read"] |= {(s, i) for s, i in rel["arg_read_here"] if s in syms}
+        self.given["given_raw"] |= rel.raw
+        self.given["given_parallel_write"] |= rel.parallel_write
+        self.summaries["callee_read"] |= {(t.sym, t.i) for t in rel.arg_read_here if t.sym in syms}
         self.summaries["callee_summarized"] |= {(s,) for s in syms}
 
 
@@ -245,7 +243,7 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
                 rel = session.run(layer, decided, g, relations=wanted, scoped=scoped)
             if view is None:
                 view = Analysis(facts.rows, rel)
-                for o, why in sorted(rel["unsupported_op"]):
+                for o, why in sorted(rel.unsupported_op):
                     raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
                 g = Greedy(view, options.analysis_heuristic, options.copy_before_write)
             else:
@@ -258,7 +256,7 @@ def analyze_module(module, strategy: str = "oneshot", engine: str = "auto", rule
                 with phase("rules"):
                     view.update_calls(session.run(layer, decided, g, relations=LAYER_RELATIONS,
                                                   scoped=scoped), scope, session.owners())
-            for o, why in sorted(view.rel["unsupported_op"]):  # mlir-opt rejects these too
+            for o, why in sorted(view.rel.unsupported_op):  # mlir-opt rejects these too
                 raise UserError(f"'{view.name[o]}' op {why}", view.loc_text(o))
             session.keep(view.rel, {view.func_sym[f] for f in layer})
             with phase("decisions"):
@@ -292,8 +290,8 @@ def _oracle_round(session: Session, view: ProgramView, layer: list[int], z3_slic
     """Ask Z3 what the rules cannot know (equal slice parameters written differently;
     with --z3-slices, disjoint slices of the layer's RaW triples); True if it added facts."""
     rel = view.rel
-    pairs = sorted(rel["slice_differs"])
-    triples = sorted(rel["raw"]) if z3_slices else []
+    pairs = sorted(rel.slice_differs)
+    triples = sorted(rel.raw) if z3_slices else []
     if not pairs and not triples:
         return False
     from .slices import SliceProver
@@ -314,7 +312,7 @@ def _oracle_round(session: Session, view: ProgramView, layer: list[int], z3_slic
     return new
 
 
-def finish(view: ProgramView, g: Greedy, final: dict[str, set]) -> Decisions:
+def finish(view: ProgramView, g: Greedy, final: AnalysisOutputs) -> Decisions:
     """The decisions of every tensor operand, and the function summaries mlir-opt prints."""
     dec = g.dec
     for u in view.tuse:
@@ -322,9 +320,9 @@ def finish(view: ProgramView, g: Greedy, final: dict[str, set]) -> Decisions:
             # ops outside any function body (none in valid input) stay in place
             g.inplace[u] = u in view.must
     dec.inplace = dict(g.inplace)
-    dec.access = {(f, i): k for f, i, k in final["func_access"]}
+    dec.access = {(t.f, t.i): t.kind for t in final.func_access}
     eq: dict[int, dict[int, int]] = defaultdict(dict)
-    for r, j, i in final["return_equiv_arg"]:
+    for r, j, i in final.return_equiv_arg:
         eq[r][j] = i
     for r, m in eq.items():
         dec.equivalent_args[r] = [m.get(j, -1) for j in range(view.n_operands[r])]

@@ -62,12 +62,12 @@ class SliceProver:
             if o in res0:
                 self.const[res0[o]] = n
         self.vtype = {v: t for v, t in an.rows["value_type"]}
-        self.arith = dict(an.rel["index_arith"])  # op -> "+" | "-" | "*" (rules: sem_index_arith)
-        self.element = set(an.rel["element_access"])  # uses reading/writing one element
+        self.arith = dict(an.rel.index_arith)  # op -> "+" | "-" | "*" (rules: sem_index_arith)
+        self.element = {(t.o, t.i) for t in an.rel.element_access}  # uses reading/writing one element
         self.rank = {v: r for v, r in an.rows["value_rank"]}
         self._terms: dict[tuple, object] = {}
         self._op_regions: dict[int, tuple[int, ...]] = {}
-        self.repetitive = {t[0] for t in an.rel["repetitive_region"]}
+        self.repetitive = {t.r for t in an.rel.repetitive_region}
         self.multi_block = {r for _, r, k in an.rows["block"] if k >= 1}
         self._proofs: dict[tuple, bool] = {}
         self.stats = {"queries": 0, "disjoint": 0, "equal": 0}

@@ -10,21 +10,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from .outputs import AnalysisOutputs
+
 DYNAMIC_BYTES = 4096  # weight of a copy of a tensor whose size is not static
-#: a later layer's relations (oneshot.LAYER_RELATIONS), which a run scoped to some
-#: functions derives for those only: what names a tuple's function (its first column: an
-#: op, a value, a function symbol), or None for the run's own triples and parallel writes
-#: (its layer's, which the decision procedure loads)
-SCOPED_KEYS = {"raw": None, "parallel_write": None, "use_read": "op", "use_read_via_alias": "op",
-               "call_write": "op", "call_alias": "op", "call_shared": "op", "slice_differs": "op",
-               "unsupported_op": "op", "not_writable": "value", "value_read": "value",
-               "carried_alias": "value", "arg_read_here": "sym", "init_contents_read": "op"}
+#: a later layer's relations (AnalysisOutputs.LAYER), which a run scoped to some functions
+#: derives for those only: what names a tuple's function (its first column: an op, a
+#: value, a function symbol), or None for the run's own triples and parallel writes (its
+#: layer's, which the decision procedure loads): rules/interface.dl's layer_output
+SCOPED_KEYS = AnalysisOutputs.SCOPE
 
 
 class ProgramView:
     """Structure of the module (facts) and the per-use semantics of one rules run."""
 
-    def __init__(self, rows: dict, rel: dict[str, set]):
+    def __init__(self, rows: dict, rel: AnalysisOutputs):
         self.rows = rows
         self.name: dict[int, str] = {}
         self.block_of: dict[int, int] = {}
@@ -63,55 +62,55 @@ class ProgramView:
         self._func_of: dict[int, int | None] = {}  # enclosing_func's answers
         self.refresh(rel)
 
-    def refresh(self, rel: dict[str, set]) -> None:
+    def refresh(self, rel: AnalysisOutputs) -> None:
         """Take the per-use semantics of a (new) rules run: call operands get theirs once
         their callee is decided."""
         self.rel = rel
-        self.tuse: dict[tuple[int, int], int] = {(o, i): v for o, i, v in rel["tuse"]}
+        self.tuse: dict[tuple[int, int], int] = {(t.o, t.i): t.v for t in rel.tuse}
         self.uses: dict[int, list[tuple[int, int]]] = defaultdict(list)
         self.op_tuses: dict[int, list[int]] = defaultdict(list)
         for (o, i), v in sorted(self.tuse.items()):
             self.uses[v].append((o, i))
             self.op_tuses[o].append(i)
-        self.unknown = {t[0] for t in rel["unknown_op"]}
-        self.reads = {(o, i) for o, i in rel["use_read"]}
-        self.read_via_alias = {(o, i) for o, i in rel["use_read_via_alias"]}
-        self.writes = {(o, i) for o, i in rel["is_write"]}
+        self.unknown = {t.o for t in rel.unknown_op}
+        self.reads = {(t.o, t.i) for t in rel.use_read}
+        self.read_via_alias = {(t.o, t.i) for t in rel.use_read_via_alias}
+        self.writes = {(t.o, t.i) for t in rel.is_write}
         self.aliases: dict[tuple[int, int], list[tuple[int, str]]] = defaultdict(list)
         self.rev_alias: dict[int, list[tuple[tuple[int, int], str]]] = defaultdict(list)
-        for o, i, v, k in sorted(rel["use_alias"]):
+        for o, i, v, k in sorted(rel.use_alias):
             self.aliases[(o, i)].append((v, k))
             self.rev_alias[v].append(((o, i), k))
-        self.loop_arg = {(o, i): arg for o, i, _, arg in rel["loop_init"]}
+        self.loop_arg = {(t.o, t.i): t.arg for t in rel.loop_init}
         self.loop_pairs: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
-        for o, i, arg, v in sorted(rel["loop_pair"]):
+        for o, i, arg, v in sorted(rel.loop_pair):
             self.loop_pairs[(o, i)].append((arg, v))
-        self.must = {(o, i) for o, i in rel["must_inplace"]}
-        self.init_read = {(o, i) for o, i in rel["init_contents_read"]}
-        self.must_copy = {(o, i) for o, i in rel["must_copy"]}
-        self.value_read = {t[0] for t in rel["value_read"]}
-        self.not_writable = {t[0] for t in rel["not_writable"]}
+        self.must = {(t.o, t.i) for t in rel.must_inplace}
+        self.init_read = {(t.o, t.i) for t in rel.init_contents_read}
+        self.must_copy = {(t.o, t.i) for t in rel.must_copy}
+        self.value_read = {t.v for t in rel.value_read}
+        self.not_writable = {t.v for t in rel.not_writable}
         self.func_args: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        for f, i, v in sorted(rel["func_arg"]):
+        for f, i, v in sorted(rel.func_arg):
             self.func_args[f].append((i, v))
         self.func_returns: dict[int, list[int]] = defaultdict(list)
-        for f, o in sorted(rel["func_return"]):
+        for f, o in sorted(rel.func_return):
             self.func_returns[f].append(o)
-        self.has_parallel = any(r != -1 for _, r in rel["op_par_region"])
-        self.subset_insert = {o: (s, d) for o, s, d in rel["subset_insert"]}
-        self.subset_extract = {o: s for o, s in rel["subset_extract"]}
-        self.whole_insert = {o for o, _, _ in rel["subset_insert_whole"]}
-        self.subset_insert.update({o: (s, d) for o, s, d in rel["subset_insert_whole"]})
+        self.has_parallel = any(t.r != -1 for t in rel.op_par_region)
+        self.subset_insert = {t.o: (t.src, t.dest) for t in rel.subset_insert}
+        self.subset_extract = {t.o: t.src for t in rel.subset_extract}
+        self.whole_insert = {t.o for t in rel.subset_insert_whole}
+        self.subset_insert.update({t.o: (t.src, t.dest) for t in rel.subset_insert_whole})
 
-    def update_calls(self, rel: dict[str, set], scope: set[int] | None = None,
+    def update_calls(self, rel: AnalysisOutputs, scope: set[int] | None = None,
                      owners: dict[str, dict] | None = None) -> None:
-        """Take a later layer's run (``oneshot.LAYER_RELATIONS``): its triples and guards,
+        """Take a later layer's run (``AnalysisOutputs.LAYER``): its triples and guards,
         and the semantics its callees' summaries give to call operands. A run scoped to the
         function ops ``scope`` (engine/scope.py) derived nothing of the other functions:
         their tuples stay as earlier runs derived them; ``owners`` (``FactScope.func_of``)
         names the function holding each op and value."""
-        merged = dict(self.rel)
-        for name, rows in rel.items():
+        merged = dict(self.rel.relations)
+        for name, rows in rel.relations.items():
             if scope is not None and name not in SCOPED_KEYS:
                 from bufferlog.core import InternalError
 
@@ -122,19 +121,20 @@ class ProgramView:
             else:
                 func = ((lambda sym: self.funcs[sym][0] if sym in self.funcs else None)
                         if key == "sym" else owners[key].get)
-                merged[name] = {t for t in self.rel[name] if func(t[0]) not in scope} | set(rows)
-        self.rel = merged
-        for o, i, v, k in sorted(rel["call_alias"]):
+                merged[name] = {t for t in self.rel.relations[name] if func(t[0]) not in scope} | set(rows)
+        self.rel = AnalysisOutputs(merged)
+        for o, i, v, k in sorted(rel.call_alias):
             if (v, k) not in self.aliases[(o, i)]:
                 self.aliases[(o, i)].append((v, k))
                 self.rev_alias[v].append(((o, i), k))
-        self.writes |= set(rel["call_write"])
-        self.not_writable = {t[0] for t in merged["not_writable"]}
+        self.writes |= {(t.o, t.i) for t in rel.call_write}
+        merged_out = self.rel
+        self.not_writable = {t.v for t in merged_out.not_writable}
         # reads through calls of this layer's callees (conservative in earlier runs)
-        self.reads = set(merged["use_read"])
-        self.read_via_alias = set(merged["use_read_via_alias"])
-        self.value_read = {t[0] for t in merged["value_read"]}
-        self.init_read = set(merged["init_contents_read"])
+        self.reads = {(t.o, t.i) for t in merged_out.use_read}
+        self.read_via_alias = {(t.o, t.i) for t in merged_out.use_read_via_alias}
+        self.value_read = {t.v for t in merged_out.value_read}
+        self.init_read = {(t.o, t.i) for t in merged_out.init_contents_read}
 
     # ------------------------------------------------------------------ structure
     def enclosing_func(self, o: int) -> int | None:

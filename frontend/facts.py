@@ -29,9 +29,10 @@ from bufferlog.core.regex import compile as compile_regex
 from . import types as T
 from .attrs import Attr, DenseArrayAttr, DictAttr, IntegerAttr, StringAttr, SymbolRefAttr
 from .dialects import DYNAMIC
-from .dialects.linalg import is_structured, linalg_ins_outs
+from .dialects.linalg import linalg_ins_outs
 from .gcpause import paused
 from .ir import Block, Module, Op, Region, SourceLines, Value
+from .op_table import EXPORTS, PAYLOAD_ARGS, SLICE_LEADING
 from .schema import Relation, load_schema
 from .trampoline import drive
 
@@ -43,22 +44,9 @@ INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 TEXT_MAX = 240  # op_text: longest source line kept (a 50 MB constant's line is cut)
 ATTR_MAX = 1024  # attr: longer attribute texts are exported as a digest (_attr_symbol)
 
-# Slice-like ops: number of leading non-subset operands before offsets/sizes/strides.
-SLICE_LEADING = {
-    "tensor.extract_slice": 1,
-    "tensor.insert_slice": 2,
-    "tensor.parallel_insert_slice": 2,
-    "memref.subview": 1,
-}
-
-
-#: structured ops with an explicit payload region: how many leading block arguments stand
-#: for operands (by position), given the numbers of inputs and inits
-PAYLOAD_ARGS = {
-    "linalg.generic": lambda n_ins, n_outs: n_ins + n_outs,
-    "linalg.reduce": lambda n_ins, n_outs: n_ins + n_outs,
-    "linalg.map": lambda n_ins, n_outs: n_ins,
-}
+# Which ops get which structural rows (slice parameters, destination-style operands,
+# function, call and constant rows) is each op's model's word: frontend/op_table.py is
+# generated from the registry of op models (backend/ops), which the frontend never imports.
 
 
 class FactsError(UserError):
@@ -228,25 +216,26 @@ class Facts:
 
     # -- op-specific structure ---------------------------------------------------
     def _op_specific(self, op: Op, o: int) -> None:
+        """The rows the op's model asks for (frontend/op_table.py), and the transfer
+        dimensions of any op with a ``permutation_map``."""
         name = op.name
-        if name == "func.func":
-            self._func(op, o)
-        elif name == "func.call":
-            callee = op.attrs.get("callee")
-            if callee is not None:
-                self._add("call", o, callee.root)
-        elif name.startswith("linalg.") and is_structured(op):
-            self._linalg(op, o)
-        elif name == "arith.constant":
-            a = op.attrs.get("value")
-            if isinstance(a, IntegerAttr) and INT32_MIN <= a.value <= INT32_MAX:
-                self._add("const_int", o, a.value)
-        if name in SLICE_LEADING:
-            self._slice(op, o, SLICE_LEADING[name])
-        if name == "scf.forall":
-            self._forall_bounds(op, o)
+        for what in EXPORTS.get(name, ()):
+            self._EXPORTERS[what](self, op, o)
+        lead = SLICE_LEADING.get(name)
+        if lead is not None:
+            self._slice(op, o, lead)
         if "permutation_map" in op.attrs:
             self._transfer_dims(op, o)
+
+    def _call(self, op: Op, o: int) -> None:
+        callee = op.attrs.get("callee")
+        if callee is not None:
+            self._add("call", o, callee.root)
+
+    def _const_int(self, op: Op, o: int) -> None:
+        a = op.attrs.get("value")
+        if isinstance(a, IntegerAttr) and INT32_MIN <= a.value <= INT32_MAX:
+            self._add("const_int", o, a.value)
 
     def _transfer_dims(self, op: Op, o: int) -> None:
         from .dialects.vector import map_parts
@@ -295,13 +284,16 @@ class Facts:
                 self._add("dps_init", o, n_ins + k, k)
         # payload block arguments: one per operand (generic, reduce), or one per input
         # only (linalg.map: its init is never read); named ops have an implicit payload
-        # whose reads ops.dl states per op
-        if op.regions and op.regions[0].blocks and op.name in PAYLOAD_ARGS:
+        # whose reads their model states (sem_dps)
+        payload = PAYLOAD_ARGS.get(op.name)
+        if op.regions and op.regions[0].blocks and payload is not None:
             args = op.regions[0].entry.args
-            for i, a in enumerate(args[: PAYLOAD_ARGS[op.name](n_ins, n_outs)]):
+            for i, a in enumerate(args[: n_ins + n_outs if payload == "all" else n_ins]):
                 if a.uses:
                     self._add("payload_reads", o, i)
-        if op.name == "linalg.generic" and self._all_parallel(op):
+
+    def _identity_maps(self, op: Op, o: int) -> None:
+        if self._all_parallel(op):
             maps = op.attrs.get("indexing_maps")
             for i, m in enumerate(getattr(maps, "elems", ()) or ()):
                 if _is_identity_map(getattr(m, "text", "")):
@@ -328,6 +320,14 @@ class Facts:
                     self._add("slice_static", o, kind, d, n)
                 else:
                     self._add("slice_dynamic", o, kind, d, self._opaque(n))
+
+    #: the exporters frontend/op_table.py names, by name
+    _EXPORTERS = {"function": lambda self, op, o: self._func(op, o),
+                  "call": lambda self, op, o: self._call(op, o),
+                  "dps": lambda self, op, o: self._linalg(op, o),
+                  "identity_maps": lambda self, op, o: self._identity_maps(op, o),
+                  "const_int": lambda self, op, o: self._const_int(op, o),
+                  "loop_bounds": lambda self, op, o: self._forall_bounds(op, o)}
 
     # -- output ------------------------------------------------------------------
     def write_tsv(self, out_dir: Path) -> list[Path]:

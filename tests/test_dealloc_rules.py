@@ -47,10 +47,10 @@ def test_misspelt_relation_is_an_error() -> None:
     from bufferlog.backend.dealloc_rules import derive
 
     d = derive(export(parse(MY_OP, "t.mlir")), engine="embedded")
-    rows = d("ownership")  # read in order (fact ids), never in a set's order
-    assert rows and isinstance(rows, list) and rows == sorted(set(rows))
+    rows = d.ownership  # typed rows, named fields
+    assert rows and all(r.v == r[0] and r.state == r[1] for r in rows)
     with pytest.raises(InternalError, match="owenrship"):
-        d("owenrship")
+        d.rows("owenrship")
 
 
 def test_overlay_breaking_the_interface_is_a_located_error(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""backend/fold_condition.py: the constant value of an i1 condition made by comparing two
+"""backend/ops/arith.py (constant_condition): the constant value of an i1 condition made by comparing two
 constants must be the value mlir-opt-22's canonicalizer folds it to (checked per
 predicate, with signed/unsigned integers, index, f32 rounding and NaN)."""
 
@@ -11,7 +11,7 @@ try:
 except ImportError:  # tests/ on sys.path
     import oracle
 
-from bufferlog.backend.fold_condition import constant_condition
+from bufferlog.backend.ops.arith import constant_condition
 from bufferlog.frontend.parser import parse
 
 CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]

@@ -1,0 +1,185 @@
+"""Memref types of bufferized values: what a tensor type becomes, layouts and memory
+spaces, and the result types MLIR infers for reshaping views (``expand_shape``,
+``collapse_shape``) and subviews. Type computations only: no op is built here."""
+
+from __future__ import annotations
+
+from bufferlog.frontend import types as T
+from bufferlog.frontend.attrs import IntegerAttr, StridedLayoutAttr
+
+from bufferlog.core import UserError
+
+
+class BufferizeError(UserError):
+    """Input the rewrite cannot bufferize (a located error)."""
+
+
+def dynamic_layout(rank: int) -> StridedLayoutAttr:
+    return StridedLayoutAttr((None,) * rank, None)
+
+
+def memref_of(t, layout: str = "identity-layout-map"):
+    """The memref type a tensor type becomes (identity or fully dynamic layout; with
+    ``infer-layout-map`` the fully dynamic one, except for function results, which take
+    the type of the buffers returned)."""
+    if isinstance(t, T.UnrankedTensorType):
+        return T.UnrankedMemRefType(t.elem)
+    if layout in ("fully-dynamic-layout-map", "infer-layout-map"):
+        return T.MemRefType(t.shape, t.elem, dynamic_layout(len(t.shape)))
+    return T.MemRefType(t.shape, t.elem)
+
+
+def with_space(t: T.MemRefType, space) -> T.MemRefType:
+    """Memref type ``t`` in memory space ``space`` (an attribute, or None; the integer 0 is
+    the default space, which MLIR's memref type does not spell)."""
+    return T.MemRefType(t.shape, t.elem, t.layout, None if default_space(space) else space)
+
+
+def default_space(space) -> bool:
+    """``space`` (a memref type's memory space attribute) is the default one: none, or 0."""
+    return space is None or (isinstance(space, IntegerAttr) and space.value == 0)
+
+
+def space_of(t):
+    """The memory space of buffer type ``t``, None for the default one."""
+    space = getattr(t, "memspace", None)
+    return None if default_space(space) else space
+
+
+def in_space(t, like):
+    """Type ``t`` in the memory space of memref type ``like`` (views, copies and carried
+    buffers stay where their source lives)."""
+    space = getattr(like, "memspace", None)
+    return t if space is None or isinstance(t, T.UnrankedMemRefType) else with_space(t, space)
+
+
+def strides_of(t: T.MemRefType) -> tuple[list[int | None], int | None]:
+    """(strides, offset) of a ranked memref type; None entries are dynamic."""
+    if t.layout is None:
+        strides, acc = [], 1
+        for d in reversed(t.shape):
+            strides.append(acc)
+            acc = None if acc is None or d is None else acc * d
+        return strides[::-1], 0
+    if isinstance(t.layout, StridedLayoutAttr):
+        return list(t.layout.strides), t.layout.offset
+    raise BufferizeError(f"unsupported memref layout {t.layout}")
+
+
+def identity(t) -> bool:
+    return isinstance(t, T.UnrankedMemRefType) or t.layout is None
+
+
+def cast_compatible(src, dst) -> bool:
+    """memref.cast may go from ``src`` to ``dst`` (ranked, same rank, layouts agree where
+    both are static)."""
+    if isinstance(dst, T.UnrankedMemRefType) or isinstance(src, T.UnrankedMemRefType):
+        return src.elem == dst.elem
+    if src.elem != dst.elem or src.rank != dst.rank or src.memspace != dst.memspace:
+        return False
+    if any(a is not None and b is not None and a != b for a, b in zip(src.shape, dst.shape, strict=True)):
+        return False
+    (ss, so), (ds, do) = strides_of(src), strides_of(dst)
+    if any(b is not None and a != b for a, b in zip(ss, ds, strict=True)):
+        return False
+    return do is None or so == do
+
+
+def _mul(a, b):
+    return None if a is None or b is None else a * b
+
+
+def _sat_mul(a, b):
+    """MLIR's ``SaturatedInteger`` product: 0 wins over dynamic (None)."""
+    return 0 if a == 0 or b == 0 else _mul(a, b)
+
+
+def expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
+    return in_space(_expanded_type(src, shape, groups), src)
+
+
+def _expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType:
+    """Result type of ``memref.expand_shape`` of ``src`` (MLIR's ``computeExpandedType``):
+    identity stays identity; otherwise each source stride is spread over its group,
+    innermost result dim first. Any strided source can be expanded."""
+    if identity(src):
+        return T.MemRefType(tuple(shape), src.elem)
+    strides, offset = strides_of(src)
+    rev, at = [], len(shape) - 1
+    for group, st in reversed(list(zip(groups, strides, strict=True))):
+        for _ in group:
+            rev.append(st)
+            st = _sat_mul(st, shape[at])
+            at -= 1
+    out = rev[::-1] + [1] * (len(shape) - len(rev))
+    return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
+
+
+def collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
+    t = _collapsed_type(src, shape, groups)
+    return t if t is None else in_space(t, src)
+
+
+def _collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
+    """Result type of ``memref.collapse_shape`` of ``src`` (MLIR's
+    ``computeCollapsedLayoutMap``), or None when the collapsed dims are not provably
+    contiguous (MLIR's ``isGuaranteedCollapsible`` fails and its bufferization copies):
+    a group's stride is that of its last non-unit dim, and every other non-unit dim of
+    the group must have, statically, the stride of the dims after it times their size."""
+    if identity(src):
+        return T.MemRefType(tuple(shape), src.elem)
+    strides, offset = strides_of(src)
+    out = []
+    for g in groups:
+        ref = list(g)
+        while len(ref) > 1 and src.shape[ref[-1]] == 1:
+            ref.pop()
+        if len(ref) > 1 and src.shape[ref[-1]] is None:
+            return None  # a dynamic size could be 1 at runtime: stride unknown
+        out.append(strides[ref[-1]])
+    for g, st in zip(groups, out, strict=True):
+        for idx in reversed(g[1:]):
+            st = _sat_mul(st, src.shape[idx])
+            have = strides[idx - 1]
+            if st is None or have is None:
+                return None
+            if src.shape[idx - 1] != 1 and st != have:
+                return None
+    return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
+
+
+def subview_type(bt, offs, sizes, strides, result_shape):
+    """The strided type MLIR infers for a subview of a ``bt`` buffer (offsets, sizes and
+    strides: ints, or anything else for a dynamic one) whose result has ``result_shape``."""
+    ss, so = strides_of(bt)
+    off = so
+    for o, s in zip(offs, ss, strict=True):
+        step = _sat_mul(o if isinstance(o, int) else None, s)
+        off = None if off is None or step is None else off + step
+    new_strides = [_mul(s, st if isinstance(st, int) else None) for s, st in zip(ss, strides, strict=True)]
+    shape = [z if isinstance(z, int) else None for z in sizes]
+    keep = kept_dims(shape, list(result_shape))
+    rt = T.MemRefType(tuple(shape[i] for i in keep), bt.elem,
+                      StridedLayoutAttr(tuple(new_strides[i] for i in keep), off))
+    if rt.layout == StridedLayoutAttr(tuple(strides_of(T.MemRefType(rt.shape, rt.elem))[0]), 0) \
+            and all(d is not None for d in rt.shape):
+        rt = T.MemRefType(rt.shape, rt.elem)
+    return in_space(rt, bt)
+
+
+def kept_dims(shape, result_shape) -> list[int]:
+    """Dimensions kept by a (possibly rank-reducing) slice, as MLIR's rank-reduction
+    mask: greedily from the left, a size that matches the next result dimension
+    keeps it, a unit size that does not is dropped (sizes [1, 2, 1, 4] into 2x1x4
+    drop the first dimension, not the third)."""
+    keep, j = [], 0
+    for i, d in enumerate(shape):
+        r = result_shape[j] if j < len(result_shape) else 0
+        if j < len(result_shape) and (d == r or (d != 1 and (d is None or r is None))):
+            keep.append(i)
+            j += 1
+        elif d != 1:
+            raise BufferizeError(f"bufferize: slice sizes {shape} do not reduce to {result_shape}")
+    if j != len(result_shape):
+        raise BufferizeError(f"bufferize: slice sizes {shape} do not reduce to {result_shape}")
+    return keep
