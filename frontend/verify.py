@@ -887,7 +887,10 @@ def _copy(v: _Verifier, op: Op, parent: Op) -> None:
     if len(ts) != 2 or not all(isinstance(t, T.MemRefType | T.UnrankedMemRefType) for t in ts):
         return
     a, b = ts
-    if isinstance(a, T.MemRefType) and isinstance(b, T.MemRefType) and tuple(a.shape) != tuple(b.shape):
+    if isinstance(a, T.MemRefType) and isinstance(b, T.MemRefType) and (
+            len(a.shape) != len(b.shape)
+            or any(x is not None and y is not None and x != y for x, y in zip(a.shape, b.shape))):
+        # compatible shapes, as MLIR's SameOperandsShape: a dynamic size matches any
         v.op_fail(op, "requires the same shape for all operands")
     if a.elem != b.elem:
         v.op_fail(op, "requires the same element type for all operands")

@@ -1,5 +1,6 @@
 // A recursive callee (bufferize --promote-buffers-to-stack): whether @rec lets its
-// argument out depends on @rec itself, taken as an escape; main's buffer stays on the heap.
+// argument out depends on @rec itself; no return of @rec hands it back, so main's buffer
+// may live on the stack.
 func.func private @rec(%a: tensor<4xf32>, %n: index) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
