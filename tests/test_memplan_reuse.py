@@ -15,6 +15,7 @@ except ImportError:  # tests/ on sys.path
     import gen_programs
     import oracle
 
+from bufferlog.backend.certify_output import OutputCertificateError
 from bufferlog.backend.plan import PlanOptions
 from bufferlog.backend.plan_reuse import Candidate, _greedy, _z3
 
@@ -58,12 +59,29 @@ def test_overlapping_lives_and_loop_body_share_nothing():
 @needs_oracle
 @pytest.mark.oracle
 @pytest.mark.parametrize("seed,kw", [(s, {}) for s in (0, 1, 2, 26, 27, 29)]
-                         + [(s, {"forall": True, "cf": True}) for s in (3, 7)])
+                         + [(3, {"forall": True, "cf": True})]
+                         + [pytest.param(7, {"forall": True, "cf": True}, marks=pytest.mark.xfail(
+                             raises=OutputCertificateError, strict=True,
+                             reason="certificate of the output: a loop's block argument holding "
+                                    "this iteration's copy is not told apart from an older "
+                                    "instance of it (docs/analysis.md, limits)"))])
 def test_generated_programs_with_reuse(seed, kw):
     """Same printed values as the semantic reference, every buffer freed once."""
     text = gen_programs.generate(seed, 12, dps=True, **kw)
     ref = oracle.run_semantic(text)
     b = bufferize(parse(text, f"gen{seed}"), plan=PlanOptions.all())
+    r = oracle.run_program(b.print())
+    assert r.clean and r.data == ref.data, (r.live, r.double_frees, r.bad_frees)
+
+
+@needs_oracle
+@pytest.mark.oracle
+def test_certificate_false_alarm_output_is_right():
+    """The output the certificate rejects above (seed 7) is right: the false alarm is the
+    certificate's, not a wrong program."""
+    text = gen_programs.generate(7, 12, dps=True, forall=True, cf=True)
+    ref = oracle.run_semantic(text)
+    b = bufferize(parse(text, "gen7"), plan=PlanOptions.all(), check_output=False)
     r = oracle.run_program(b.print())
     assert r.clean and r.data == ref.data, (r.live, r.double_frees, r.bad_frees)
 
