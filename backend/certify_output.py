@@ -10,7 +10,6 @@ in docs/analysis.md ("The certificate of the output").
 from __future__ import annotations
 
 import sys
-
 from pathlib import Path
 
 from bufferlog.engine.outputs import ValidateOutputs as V
