@@ -5,7 +5,8 @@ Analysis: a tensor ``arith.constant`` is a read-only buffer (``sem_result_readon
 slice proofs (``sem_index_arith``). Deallocation: ``arith.select`` chooses between two
 buffers by its i1 operand (``mem_choice``, ``mem_choice_when``). Rewrite: a dense tensor
 constant becomes a private constant ``memref.global`` and its ``memref.get_global``; a
-select of tensors, a select of their buffers. Also the builders of the integer and i1
+select of tensors, a select of their buffers; an ``arith.index_cast`` of a tensor, the
+same cast of its buffer (a view: ``mem_view``). Also the builders of the integer and i1
 ops the backend emits, and the folding of a constant condition
 (:func:`constant_condition`, as mlir-opt's canonicalizer folds it).
 """
@@ -83,6 +84,19 @@ def select(bz, op: Op):
         t = in_space(T.MemRefType(t.shape, t.elem, dynamic_layout(t.rank)), a.type)
         a, b = bz.cast(a, t), bz.cast(b, t)
     bz.done(op, bz.emit(op.name, [op.operands[0], a, b], [a.type]).result)
+
+
+@op("arith.index_cast", sem.known(), sem.alias(0, 0, "equivalent"), mem.view(0))
+def index_cast(bz, op: Op):
+    """An integer tensor's elements cast to ``index`` (or back): the same cast of its
+    buffer, as mlir-opt's model makes it (no read, no write; the result is the operand's
+    buffer with the other element type, same shape, layout and memory space)."""
+    b, elem = bz.operand_buffer(op, 0), op.result.type.elem
+    if isinstance(b.type, T.UnrankedMemRefType):
+        nt = T.UnrankedMemRefType(elem, b.type.memspace)
+    else:
+        nt = T.MemRefType(b.type.shape, elem, b.type.layout, b.type.memspace)
+    bz.done(op, bz.emit(op.name, [b], [nt]).result)
 
 
 # -- builders -------------------------------------------------------------------------------

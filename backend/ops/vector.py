@@ -37,7 +37,15 @@ op("vector.load", mem.access(), mem.read(0))
 op("vector.store", mem.access(), mem.write(1))
 op("vector.maskedload", mem.access(), mem.read(0))
 op("vector.maskedstore", mem.access(), mem.write(0))
-op("vector.gather", mem.access(), mem.read(0))
+
+
+@op("vector.gather", sem.known(), sem.read(0), mem.access(), mem.read(0))
+def gather(bz, op: Op):
+    """A gather from a tensor: the same gather from its buffer (read only, nothing
+    aliases: mlir-opt's model)."""
+    transfer_read(bz, op)
+
+
 op("vector.scatter", mem.access(), mem.write(0))
 
 
