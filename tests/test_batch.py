@@ -486,7 +486,7 @@ def test_oneshot_and_planning_options_reach_the_rows(tmp_path):
     bufferize's --stats do."""
     f = CORPUS / "seeds" / "maybe_copy.mlir"
     for flags in (["--copy-before-write"], ["--plan", "none"], ["--analysis-heuristic", "top-down"],
-                  ["--one-shot-bufferize", "copy-before-write"]):
+                  ["--one-shot-bufferize=bufferize-function-boundaries copy-before-write"]):
         r = subprocess.run([sys.executable, "-m", "bufferlog", "bufferize", str(f), "--stats", *flags],
                            capture_output=True, text=True, cwd=oracle.REPO)
         stats = dict(kv.split("=", 1) for kv in r.stderr.splitlines()[0].split())
@@ -495,7 +495,7 @@ def test_oneshot_and_planning_options_reach_the_rows(tmp_path):
         for k in ("copies", "allocs", "deallocs", "inplace_operands"):
             assert str(row[k]) == stats[k], (flags, k)
     plain = _report(tmp_path / "r.json")
-    assert plain["summary"]["options"]["oneshot"] == "copy-before-write"
+    assert plain["summary"]["options"]["oneshot"] == "bufferize-function-boundaries copy-before-write"
 
 
 def test_terminal_ends_with_totals(tmp_path):

@@ -44,7 +44,7 @@ def analysis(path: Path, scoped: bool, monkeypatch) -> tuple[dict, int]:
         "not_writable": an.not_writable, "writes": an.writes,
         "aliases": {u: a for u, a in an.aliases.items() if a},
         "rev_alias": {v: a for v, a in an.rev_alias.items() if a},
-        "final": {k: v for k, v in an.final.items() if k != "scoped_call_differs"},
+        "final": {k: v for k, v in an.final.relations.items() if k != "scoped_call_differs"},
     }
     return got, sum(runs)
 
