@@ -889,7 +889,7 @@ def _copy(v: _Verifier, op: Op, parent: Op) -> None:
     a, b = ts
     if isinstance(a, T.MemRefType) and isinstance(b, T.MemRefType) and (
             len(a.shape) != len(b.shape)
-            or any(x is not None and y is not None and x != y for x, y in zip(a.shape, b.shape))):
+            or any(x is not None and y is not None and x != y for x, y in zip(a.shape, b.shape, strict=True))):
         # compatible shapes, as MLIR's SameOperandsShape: a dynamic size matches any
         v.op_fail(op, "requires the same shape for all operands")
     if a.elem != b.elem:
