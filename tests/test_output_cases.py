@@ -1,4 +1,4 @@
-"""Five programs that bufferlog once compiled wrongly or refused badly, each run under
+"""Programs that bufferlog once compiled wrongly or refused badly, each run under
 mlir-runner-22 with the counting allocator under both strategies.
 
 The expected values are computed by hand (each file's comment says how) and are also
@@ -24,6 +24,8 @@ HERE = Path(__file__).parent / "output_cert"
 EXPECTED = {
     # zero trips: the loop's result is its init; element 1 of [1, 2, 3, 4] twice
     "zero_trip_init": "[2, 2]",
+    # the same through a cast of the init (the copy is the cast's): element 1 twice
+    "zero_trip_init_through_cast": "[2, 2]",
     # results: the input and its negation, each in its own buffer
     "two_outs_one_tensor": "[1, 2, 3, 4] [-1, -2, -3, -4]",
     # elements 4..7 with element 6 set to 9 land at 0..3; 4..7 keep the original values
