@@ -1,5 +1,5 @@
-"""Out-parameters for private functions (issue 12 item 4, seed 001's interprocedural
-hoisting), on bufferized IR before deallocation.
+"""Out-parameters for private functions (interprocedural hoisting), on bufferized IR
+before deallocation.
 
 A private function whose result ``k`` is always a fresh buffer it allocates takes that
 buffer from its callers instead: the ``memref.alloc`` moves to every call site, the
@@ -29,6 +29,7 @@ from bufferlog.frontend.attrs import TypeAttr
 from bufferlog.frontend.ir import Module, Op
 
 from .ir_edit import walk_ops
+from .ops import RETURN, has, memref
 from .output_map import handover
 
 
@@ -43,7 +44,7 @@ def out_params(module: Module, engine: str = "auto", rules_dir=None) -> int:
 def rewrite(f: Op, ks: list[int], calls: list[Op]) -> None:
     """Results ``ks`` of function ``f`` become arguments; each of ``calls`` allocates them
     before the call."""
-    ret = next(op for op in walk_ops(f) if op.name == "func.return")
+    ret = next(op for op in walk_ops(f) if has(op, RETURN))
     entry = f.regions[0].blocks[0]
     ft: T.FunctionType = f.attrs["function_type"].type
     allocs = [ret.operands[k].op for k in ks]
@@ -61,14 +62,16 @@ def rewrite(f: Op, ks: list[int], calls: list[Op]) -> None:
         blk = call.parent
         fresh = []
         for k, a in zip(ks, allocs, strict=True):
-            new = Op("memref.alloc", [], [a.result.type], dict(a.attrs), loc=call.loc)
+            new = memref.alloc(a.result.type)
+            new.attrs.update(a.attrs)
+            new.loc = call.loc
             new.cause = (f"out-parameter of @{name}: its result {k} was a fresh buffer, now "
                          "allocated by the caller (plan_outparams)")
             blk.insert_before(call, new)
             call.results[k].replace_all_uses_with(new.result)
             fresh.append(new.result)
         kept = [r for k, r in enumerate(call.results) if k not in ks]
-        nc = Op("func.call", [*call.operands, *fresh], [r.type for r in kept], dict(call.attrs),
+        nc = Op(call.name, [*call.operands, *fresh], [r.type for r in kept], dict(call.attrs),
                 loc=call.loc, result_names=[r.name for r in kept])
         blk.insert_before(call, nc)
         for old, r in zip(kept, nc.results, strict=True):

@@ -125,8 +125,12 @@ def start_detached(ident: str, workers: int, idle_timeout: float | None,
 
 
 def stop(ident: str, wait: float = 30.0) -> bool:
-    """Ask the server of ``ident`` to stop and wait until its socket is gone; whether
-    one was running."""
+    """Ask the server of ``ident`` to stop and wait until it is gone: its socket, and its
+    lock, which its forked workers hold too until they have exited (so that a server
+    started right after does not find the old one still running); whether one was
+    running."""
+    import fcntl
+
     answer = request(ident, "stop")
     if answer is None:
         return False
@@ -134,6 +138,19 @@ def stop(ident: str, wait: float = 30.0) -> bool:
     deadline = time.monotonic() + wait
     while os.path.exists(path) and time.monotonic() < deadline:
         time.sleep(0.02)
+    try:
+        fd = os.open(os.path.join(client.run_dir(), f"{ident}.lock"), os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        return True
+    try:
+        while time.monotonic() < deadline:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                time.sleep(0.02)
+    finally:
+        os.close(fd)
     return True
 
 

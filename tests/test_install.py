@@ -40,6 +40,8 @@ def test_fresh_venv_wheel_install_runs_outside_the_checkout(tmp_path):
         assert needed in names, needed
     meta = zipfile.ZipFile(wheel).read("bufferlog-0.1.0.dist-info/METADATA").decode()
     assert "License-Expression: MIT" in meta
+    urls = [ln.split(", ", 1)[1] for ln in meta.splitlines() if ln.startswith("Project-URL: ")]
+    assert urls and all(u.startswith("https://") for u in urls), urls
     assert "MIT License" in zipfile.ZipFile(wheel).read(
         "bufferlog-0.1.0.dist-info/licenses/LICENSE").decode()
 

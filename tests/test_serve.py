@@ -184,6 +184,21 @@ def test_without_a_server_the_client_runs_the_command(tmp_path):
     assert run(["print", str(CORPUS_FILES[0])], env).stdout == r.stdout
 
 
+def test_a_server_can_start_right_after_one_stopped(tmp_path):
+    # `--stop` returns once the old server is gone, workers included (they hold its
+    # lock): a `--detach` right after must not find it "already running"
+    env = {**os.environ, "BUFFERLOG_RUN_DIR": str(tmp_path / "sockets")}
+    env.pop("BUFFERLOG_NO_SERVER", None)
+    for _ in range(2):
+        up = subprocess.run([*CLIENT, "serve", "--detach", "--workers", "2"],
+                            capture_output=True, text=True, env=env, timeout=300)
+        assert up.returncode == 0, up.stdout + up.stderr
+        assert run(["print", str(CORPUS_FILES[0])], env).returncode == 0
+        down = subprocess.run([*CLIENT, "serve", "--stop"], capture_output=True, text=True,
+                              env=env, timeout=120)
+        assert down.returncode == 0, down.stdout + down.stderr
+
+
 def test_a_run_directory_others_can_enter_is_not_used(tmp_path):
     run_dir = tmp_path / "open"
     run_dir.mkdir()
