@@ -32,6 +32,12 @@ EXPECTED = {
     "disjoint_writes_slice": "[4, 5, 9, 7, 4, 5, 6, 7]",
     # x: 1 + 2 + 3 (the original elements), y: 3 * 100
     "loop_slice_next_iteration": "[306]",
+    # %t = [0, 7, 5, 3] with element 2 set to %a[1] = 1 (element 1 of %b stays 7)
+    "two_dynamic_inserts": "[0, 7, 1, 3]",
+    # (9 + 2 + 3) + (1 + 9 + 3) + (1 + 2 + 9): each iteration sees only its own 9
+    "loop_insert_outer": "[39]",
+    # [1, 2, 3, 4] with elements 0..2 copied to 1..3, then the old element 2
+    "shifted_copy": "[1, 1, 2, 3, 3]",
     # zeros, with ones at big[1, 0..1, 0, 0..3, 0, 0, 1]: flattened positions 17, 19, ... 31
     "rank_reducing_rank7": "[" + ", ".join("1" if k >= 16 and k % 2 else "0" for k in range(32)) + "]",
 }

@@ -102,6 +102,16 @@ def no_fresh_copy(mp):
     mp.setattr(Bufferizer, "fresh_copy", lambda self, b, like=None: b)
 
 
+def all_in_place(mp):
+    """Every operand the analysis put out of place is written in place."""
+    init = Bufferizer.__init__
+
+    def mutant(self, *a, **k):
+        init(self, *a, **k)
+        self.dec.inplace.clear()
+    mp.setattr(Bufferizer, "__init__", mutant)
+
+
 def _without(method, name, replacement):
     """``method`` running with ``self.<name>`` replaced by ``replacement``."""
     def run(self, *a, **k):
@@ -144,6 +154,12 @@ MUTANTS = [
     (no_copies, "zero_trip_init", "oneshot", "uninitialized-read"),
     (no_result_copy, "call_returns_slice", "oneshot", "uninitialized-read"),
     (no_fresh_copy, "corpus:while_loop.mlir", "oneshot", "read-after-write"),
+    # a write at a run-time index passed around by a later write at another one
+    (all_in_place, "two_dynamic_inserts", "oneshot", "read-after-write"),
+    # a write in each run of a loop into a value made before it, passed on in each run
+    (all_in_place, "loop_insert_outer", "oneshot", "read-after-write"),
+    # a linalg.copy between two overlapping parts of one buffer
+    (all_in_place, "shifted_copy", "oneshot", "read-after-write"),
 ]
 
 
