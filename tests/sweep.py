@@ -78,6 +78,13 @@ def check(text: str, strategies=STRATEGIES, plan: str = "default",
     failed: with "ok" there, a false alarm)."""
     sem = reference_run(text)
     out = {}
+    runs: dict[str, str] = {}  # one run per distinct output (optimal often equals oneshot)
+
+    def verdict(ir: str) -> str:
+        if ir not in runs:
+            runs[ir] = _run_verdict(ir, sem)
+        return runs[ir]
+
     for s in strategies:
         fallback = None
         try:
@@ -86,13 +93,13 @@ def check(text: str, strategies=STRATEGIES, plan: str = "default",
                 # what `bufferlog bufferize --strategy optimal` does then: oneshot's
                 # decisions, certified in turn (the optimal output is still run, to tell a
                 # false alarm from a caught miscompile)
-                wrong_optimal = _run_verdict(ir, sem)
+                wrong_optimal = verdict(ir)
                 fallback = f"fallback ({wrong_optimal}): {failed[:120]}"
                 ir, failed = bufferize_certified(text, "oneshot", plan, certify)
         except Exception as e:  # a refusal is not a miscompile, but it is reported
             out[s] = f"error: {type(e).__name__}: {str(e)[:200]}"
             continue
-        out[s] = _run_verdict(ir, sem)
+        out[s] = verdict(ir)
         if failed:
             out[s] = f"certificate ({out[s]}): {failed[:200]}"
         elif fallback and out[s] == "ok":
