@@ -139,8 +139,16 @@ def record(bz, ops: list[Op], anchor: dict[Op, Op]) -> None:
         else:  # the values whose buffer the operand is: that very memref, else its root
             ins = [(vid[v], buf[v]) for _, v in tensor_values(src) if v in buf and v in vid]
             outs = [(vid[v], buf[v]) for v in made(src) if v in buf]
+            # an op rebuilt with the input op's operand slots (a call, a structured op):
+            # operand k holds the value of the input's operand k, not every value that
+            # buffer held (one buffer may hold a slice's value, then the fill written into it)
+            same_slots = {i: (vid[v], buf[v]) for i, v in tensor_values(src)
+                          if v in buf and v in vid} if op.name == src.name else {}
             for k, x in mem:
-                use += [(k, t) for t in _holders(x, ins)]
+                if k in same_slots and _holders(x, [same_slots[k]]):
+                    use.append((k, same_slots[k][0]))
+                else:
+                    use += [(k, t) for t in _holders(x, ins)]
                 prod += [(k, t) for t in _holders(x, outs)]
         if src is not op:
             # a write through an operand holding a destination the input op reads and
