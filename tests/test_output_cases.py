@@ -36,6 +36,8 @@ EXPECTED = {
     "two_dynamic_inserts": "[0, 7, 1, 3]",
     # (9 + 2 + 3) + (1 + 9 + 3) + (1 + 2 + 9): each iteration sees only its own 9
     "loop_insert_outer": "[39]",
+    # 11 + 2 + 2, then the loop's result and %t, both [1, 1]
+    "loop_yields_outer": "[15, 1, 1, 1, 1]",
     # [1, 2, 3, 4] with elements 0..2 copied to 1..3, then the old element 2
     "shifted_copy": "[1, 1, 2, 3, 3]",
     # zeros, with ones at big[1, 0..1, 0, 0..3, 0, 0, 1]: flattened positions 17, 19, ... 31

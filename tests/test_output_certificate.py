@@ -153,7 +153,7 @@ MUTANTS = [
     (no_copies, "corpus:raw_conflict.mlir", "oneshot", "uninitialized-read"),
     (no_copies, "zero_trip_init", "oneshot", "uninitialized-read"),
     (no_result_copy, "call_returns_slice", "oneshot", "uninitialized-read"),
-    (no_fresh_copy, "corpus:while_loop.mlir", "oneshot", "read-after-write"),
+    (no_fresh_copy, "loop_yields_outer", "oneshot", "read-after-write"),
     # a write at a run-time index passed around by a later write at another one
     (all_in_place, "two_dynamic_inserts", "oneshot", "read-after-write"),
     # a write in each run of a loop into a value made before it, passed on in each run
