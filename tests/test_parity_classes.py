@@ -74,8 +74,190 @@ def test_every_class_has_cases():
         assert any(s.startswith(prefix) or s.startswith("run_" + prefix) for s in stems), prefix
 
 
+#: cases where bufferlog decides otherwise on purpose, each op that differs as
+#: (op, bufferlog's decisions, mlir-opt's): an external function may return one buffer
+#: for two results (its argument twice, say); mlir-opt 22 writes one of them in place
+#: while the other is read later (run_external_split prints the clobbered value under
+#: mlir-opt's pipeline), bufferlog copies (docs/analysis.md, "Intentional difference")
+DIFFERS = {
+    "external_two_results_write_one": [("tensor.insert", ["none", "false", "none"], ["none", "true", "none"])],
+    "external_read_only_two_results": [("func.call", ["true"], ["false"]),
+                                       ("tensor.insert", ["none", "false", "none"], ["none", "true", "none"])],
+    "run_external_split": [("tensor.insert", ["none", "false", "none"], ["none", "true", "none"])],
+}
+
+
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_decisions_equal_mlir_opt(path: Path):
+    """Identical op by op, except where DIFFERS says, and there exactly as it says."""
     text = path.read_text()
-    want = theirs(text)
-    assert want and ours(text, str(path)) == want
+    want, got = theirs(text), ours(text, str(path))
+    assert want and [n for n, _ in got] == [n for n, _ in want]
+    differing = [(n, a, b) for (n, a), (_, b) in zip(got, want, strict=True) if a != b]
+    assert differing == DIFFERS.get(path.stem, [])
+
+
+# ------------------------------------------------------------------ execution
+
+RUNS = [p for p in CASES if p.stem.startswith("run_")]
+_SSA = r"%[\w.$]+(?:#\d+)?"
+
+
+def _rename(text: str, old: str, new: str) -> str:
+    return re.sub(re.escape(old) + r"(?![\w.$#])", new, text)
+
+
+def inline_regions(text: str, op: str = "foo.apply", term: str = "foo.yield") -> str:
+    """``text`` (as mlir-opt prints it: one op per line) with every ``op`` replaced by the
+    body of its single-block region, the block's argument bound to the op's operand and
+    the op's result to the value its ``term`` yields: the op runs its region once on its
+    operand. The body's values are renamed apart (mlir-opt names the values of each
+    unregistered op's region afresh)."""
+    lines, out, results = text.splitlines(), [], {}
+    k = 0
+    n = 0
+    while k < len(lines):
+        m = re.match(rf'^(\s*)(?:({_SSA}) = )?"{re.escape(op)}"\(({_SSA})\) \(\{{\s*$', lines[k])
+        if m is None:
+            out.append(lines[k])
+            k += 1
+            continue
+        indent, res, operand = m.groups()
+        arg = re.match(rf"^\s*\^bb0\(({_SSA}): [^)]*\):\s*$", lines[k + 1]).group(1)
+        end = next(j for j in range(k + 2, len(lines)) if lines[j].startswith(indent + "})"))
+        *body, last = lines[k + 2:end]
+        for name in {m.group(1) for b in body if (m := re.match(r"^\s*(%[\w.$]+)(?::\d+)? = ", b))}:
+            n += 1
+            body, last = [_rename(b, name, f"%inl{n}") for b in body], _rename(last, name, f"%inl{n}")
+        yielded = re.match(rf'^\s*"{re.escape(term)}"\(([^)]*)\)', last).group(1).split(",")
+        out += [_rename(b, arg, operand) for b in body]
+        if res is not None:
+            results[res] = yielded[0].strip()
+        k = end + 1
+    text = "\n".join(out) + "\n"
+    for res, value in results.items():
+        text = _rename(text, res, value)
+    return text
+
+
+#: bodies linked for the external function of run_external_split: (tensor level, memref level)
+SPLIT_BODIES = {
+    "arg_twice": ("return %t, %t : tensor<4xf32>, tensor<4xf32>",
+                  "return %m, %m : memref<4xf32>, memref<4xf32>"),
+    "writes_arg": ("%c3 = arith.constant 3 : index\n  %f = arith.constant 5.0 : f32\n"
+                   "  %w = tensor.insert %f into %t[%c3] : tensor<4xf32>\n"
+                   "  return %w, %w : tensor<4xf32>, tensor<4xf32>",
+                   "%c3 = arith.constant 3 : index\n  %f = arith.constant 5.0 : f32\n"
+                   "  memref.store %f, %m[%c3] : memref<4xf32>\n"
+                   "  return %m, %m : memref<4xf32>, memref<4xf32>"),
+    "arg_and_copy": ("%c = bufferization.alloc_tensor() copy(%t) : tensor<4xf32>\n"
+                     "  return %t, %c : tensor<4xf32>, tensor<4xf32>",
+                     "%c = memref.alloc() : memref<4xf32>\n  memref.copy %m, %c : memref<4xf32> to memref<4xf32>\n"
+                     "  return %m, %c : memref<4xf32>, memref<4xf32>"),
+    "two_copies": ("%c = bufferization.alloc_tensor() copy(%t) : tensor<4xf32>\n"
+                   "  %d = bufferization.alloc_tensor() copy(%t) : tensor<4xf32>\n"
+                   "  return %c, %d : tensor<4xf32>, tensor<4xf32>",
+                   "%c = memref.alloc() : memref<4xf32>\n  memref.copy %m, %c : memref<4xf32> to memref<4xf32>\n"
+                   "  %d = memref.alloc() : memref<4xf32>\n  memref.copy %m, %d : memref<4xf32> to memref<4xf32>\n"
+                   "  return %c, %d : memref<4xf32>, memref<4xf32>"),
+}
+
+
+def link_split(text: str, body: str, kind: str) -> str:
+    """``text`` with the declaration of ``@split`` given ``body`` (``kind``: tensor or memref)."""
+    t = "tensor<4xf32>" if kind == "tensor" else "memref<4xf32>"
+    arg = "%t" if kind == "tensor" else "%m"
+    decl = re.compile(rf"^\s*func\.func private @split\({re.escape(t)}\) -> \({re.escape(t)}, {re.escape(t)}\)$", re.M)
+    assert decl.search(text), text
+    return decl.sub(f"func.func private @split({arg}: {t}) -> ({t}, {t}) {{\n  {body}\n}}", text)
+
+
+#: the values each run prints, computed by hand (each file's comment says what it does)
+EXPECTED = {
+    # u = a with [0] = 9; b = a with [1] = 9 (no write inside a region reaches a)
+    "run_unknown_region_once": "[9, 1, 1, 1] [1, 9, 1, 1]",
+    # a[0] = 1 < 2 picks a: w = a with [1] = 9, w2 = w with [0] = 9; then a and w
+    "run_unknown_func_diamond": "[9, 9, 1, 1] [1, 1, 1, 1] [1, 9, 1, 1]",
+    # count: elements 2, 1, 0 of [2, 2, 2, 2] become 3, then element 0 becomes 3 + 3;
+    # ping/pong: elements 1, 0 become 3, then element 0 becomes 5; a is unchanged
+    "run_recursive_countdown": "[6, 3, 3, 2] [5, 3, 2, 2] [2, 2, 2, 2]",
+    # r#0 with [0] = 9, r#1, a: r#0 and r#1 are a's values (a's, written at [3], for writes_arg)
+    "run_external_split": "[9, 1, 1, 1] [1, 1, 1, 1] [1, 1, 1, 1]",
+    "run_external_split[writes_arg]": "[9, 1, 1, 5] [1, 1, 1, 5] [1, 1, 1, 1]",
+}
+
+
+def _bufferized(text: str, dealloc: bool, check_output: bool = True) -> str:
+    from bufferlog.api import bufferize
+
+    return bufferize(text, options=one_shot(text), dealloc=dealloc, check_output=check_output).text
+
+
+def _data(r) -> str:
+    assert r.returncode == 0, r.stderr[-2000:]
+    return " ".join(oracle.print_data(r.stdout).split())
+
+
+def reference(text: str) -> str:
+    """The copy-before-write reference's printed values, with the case's function boundary
+    option (mlir-opt-22's copy-before-write rejects branches carrying tensors with function
+    boundaries on: 'type mismatch for bb argument'); its deallocation refuses CFG loops, so
+    it runs without."""
+    if BOUNDARIES in one_shot(text).split():
+        return _data(oracle.run_semantic(text, dealloc=False))
+    # boundaries off, mlir-opt leaves the blocks' tensor arguments: a second run with
+    # them on bufferizes those (one run of both passes fails as the pass with them on does)
+    first = oracle.mlir_opt(text, f"--one-shot-bufferize={one_shot(text)} copy-before-write")
+    return _data(oracle.run_program(oracle.mlir_opt(first, f"--one-shot-bufferize={BOUNDARIES} copy-before-write")))
+
+
+@needs_runner
+def test_unknown_region_runs_like_reference():
+    """Unknown ops stay on tensors (no deallocation): the output with each region inlined
+    prints what the input with each region inlined prints under copy-before-write."""
+    text = (HERE / "run_unknown_region_once.mlir").read_text()
+    flags = "--allow-unregistered-dialect"
+    # without the certificate of the output: it takes the external print function for one
+    # that may write the read-only buffer of an unknown op's result it is handed
+    ours = inline_regions(oracle.mlir_opt(_bufferized(text, dealloc=False, check_output=False), flags))
+    assert '"foo.' not in ours
+    got = oracle.run_program(oracle.mlir_opt(ours, "--canonicalize"))
+    assert _data(got) == reference(inline_regions(oracle.mlir_opt(text, flags))) == EXPECTED["run_unknown_region_once"]
+
+
+@needs_runner
+@pytest.mark.parametrize("body", sorted(SPLIT_BODIES))
+def test_external_call_runs_like_reference(body):
+    """Whatever the external function returns (its argument, written or not, or copies),
+    the bufferized caller prints what the copy-before-write reference prints."""
+    text = (HERE / "run_external_split.mlir").read_text()
+    tensor_body, memref_body = SPLIT_BODIES[body]
+    # no deallocation: the bodies that return their argument break the ownership contract
+    # of a call's results (a caller owns what a call returns), which is not at issue here
+    got = oracle.run_program(link_split(_bufferized(text, dealloc=False), memref_body, "memref"))
+    want = EXPECTED.get(f"run_external_split[{body}]", EXPECTED["run_external_split"])
+    assert _data(got) == reference(link_split(text, tensor_body, "tensor")) == want
+
+
+@needs_runner
+@pytest.mark.parametrize("body", ["arg_twice", "writes_arg"])
+def test_external_call_miscompiled_by_mlir_opt(body):
+    """The difference of DIFFERS is mlir-opt's miscompile: its own pipeline, with the same
+    bodies linked, prints the written value for the other result too."""
+    text = (HERE / "run_external_split.mlir").read_text()
+    out = link_split(oracle.reference_bufferize(text, dealloc=False), SPLIT_BODIES[body][1], "memref")
+    want = EXPECTED.get(f"run_external_split[{body}]", EXPECTED["run_external_split"]).split("] ")
+    got = _data(oracle.run_program(out)).split("] ")
+    assert got[0] == want[0] and got[1] == got[0] != want[1] and got[2] == want[2]
+
+
+@needs_runner
+@pytest.mark.parametrize("path", [p for p in RUNS if "unknown_region" not in p.stem
+                                  and "external" not in p.stem], ids=lambda p: p.stem)
+def test_runs_like_reference(path: Path):
+    """Bufferized with deallocation, the program prints what the copy-before-write reference
+    prints, leak-free (the reference's deallocation refuses CFG loops: it runs without)."""
+    text = path.read_text()
+    got = oracle.run_program(_bufferized(text, dealloc=True))
+    assert _data(got) == reference(text) == EXPECTED[path.stem]
+    assert (got.live, got.double_frees, got.bad_frees) == (0, 0, 0)
