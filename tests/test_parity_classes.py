@@ -261,3 +261,17 @@ def test_runs_like_reference(path: Path):
     got = oracle.run_program(_bufferized(text, dealloc=True))
     assert _data(got) == reference(text) == EXPECTED[path.stem]
     assert (got.live, got.double_frees, got.bad_frees) == (0, 0, 0)
+
+
+def test_rules_for_deallocation_leave_the_analysis_alone(tmp_path):
+    """A --rules directory with the mem_* facts that teach deallocation an op serves the
+    analysis of a tensor program too (it failed: 'relation mem_alloc is not declared');
+    a file that fits none of bufferlog's programs is still an error."""
+    from bufferlog.api import analyze
+    from bufferlog.core import UserError
+
+    text = (HERE / "userop_beside_tensors.mlir").read_text()
+    assert analyze(text, rules=REPO / "examples" / "memrules").decisions
+    (tmp_path / "mine.dl").write_text('mem_alloc("test.new_buffer").\nno_such_relation(1).\n')
+    with pytest.raises(UserError, match="no_such_relation"):
+        analyze(text, rules=tmp_path)
