@@ -19,6 +19,8 @@ is linked with bodies that return its argument, a fresh copy or both, or write i
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -272,6 +274,10 @@ def test_rules_for_deallocation_leave_the_analysis_alone(tmp_path):
 
     text = (HERE / "userop_beside_tensors.mlir").read_text()
     assert analyze(text, rules=REPO / "examples" / "memrules").decisions
+    p = subprocess.run([sys.executable, "-m", "bufferlog", "explain", str(HERE / "userop_beside_tensors.mlir"),
+                        "--op", "7", "--rules", str(REPO / "examples" / "memrules")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "OUT OF PLACE" in p.stdout, p.stderr
     (tmp_path / "mine.dl").write_text('mem_alloc("test.new_buffer").\nno_such_relation(1).\n')
     with pytest.raises(UserError, match="no_such_relation"):
         analyze(text, rules=tmp_path)
