@@ -32,7 +32,8 @@ def model_inputs(facts, an, rules_dir=None):
     funcs = sorted(f for f, decl in an.funcs.values() if not decl)
     dl_facts = {**facts.rows, **decision_facts(an.greedy, funcs, funcs),
                 **{k: sorted(v) for k, v in {**an.oracle, **an.summaries}.items()}}
-    return load("explain.dl", rules_dir), dl_facts
+    # a file of the directory that only deallocation reads (mem_* facts) is left out
+    return load("explain.dl", rules_dir, foreign=("dealloc.dl",)), dl_facts
 
 
 class Context:

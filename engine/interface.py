@@ -29,10 +29,12 @@ def outputs(entry: str) -> list[str]:
     return list(_entries()[entry])
 
 
-def load(entry: str, rules_dir: str | Path | None = None, lenient: bool = False) -> Program:
+def load(entry: str, rules_dir: str | Path | None = None, lenient: bool = False,
+         foreign: tuple[str, ...] = ()) -> Program:
     """Program ``entry`` with the ``rules_dir`` overlay, checked against the interface
-    (``lenient``: see ``Program.load``)."""
-    prog = Program.load(rules_file(entry), rules_dir, lenient=lenient)
+    (``lenient``, ``foreign`` (entries of the other programs): see ``Program.load``)."""
+    prog = Program.load(rules_file(entry), rules_dir, lenient=lenient,
+                        foreign=[rules_file(f) for f in foreign])
     prog.require_valid()
     for rel, (arity, line) in _entries()[entry].items():
         decl = prog.decls.get(rel)

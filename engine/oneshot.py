@@ -108,7 +108,8 @@ class Session:
         from .interface import load
 
         self.engine = engine
-        self.prog = program or load(RULES_FILE, rules_dir)
+        # a file of the directory that only deallocation reads (mem_* facts) is left out
+        self.prog = program or load(RULES_FILE, rules_dir, foreign=("dealloc.dl",))
         # checked once here, not again by each run (a module's facts serve every run)
         self.rows = validated(self.prog, {**rows, **(options or OneShotOptions()).rule_facts()})
         self.oracle: dict[str, set] = {"slices_equal": set(), "z3_disjoint": set()}

@@ -193,7 +193,9 @@ class AnalysisOutputs(_Outputs):
     #: not_writable(v): Value `v`'s buffer is read-only: constants, to_tensor without
     #: `writable`, results of unknown ops and arguments of their regions' blocks (mlir: a value
     #: whose owner op is not bufferizable), function arguments marked `bufferization.writable =
-    #: false`, loop iteration arguments that may receive a read-only buffer (loopflow.dl)
+    #: false`, the arguments of every block of a function when function boundaries are not
+    #: bufferized (the function op is then not bufferizable: its later blocks' arguments too),
+    #: loop iteration arguments that may receive a read-only buffer (loopflow.dl)
     not_writable = _relation("not_writable", "v")
     #: func_arg(f, i, v): Value `v` is argument `i` of function op `f` (entry block of its
     #: body)
@@ -235,8 +237,8 @@ class AnalysisOutputs(_Outputs):
     #: yield)
     carried_alias = _relation("carried_alias", "d1", "d2")
     #: call_shared(o, a, b): Results `a` and `b` of call `o` may be one buffer: the callee
-    #: returns one buffer for both, or has no summary (bufferlog, not mlir-opt 22, which
-    #: miscompiles this: docs/analysis.md)
+    #: returns one buffer for both, has no summary, or has no body (bufferlog, not mlir-opt 22,
+    #: which miscompiles this: docs/analysis.md)
     call_shared = _relation("call_shared", "o", "a", "b")
     #: call_alias(o, i, v, kind): Operand `i` of func.call `o` shares its buffer with the
     #: call's result `v` when in place; `kind` "equivalent" when the callee returns exactly

@@ -67,6 +67,7 @@ class Program:
     def load(
         cls, sources: str | Path | Sequence[str | Path], rules_dir: str | Path | None = None,
         include_dirs: Sequence[str | Path] = (), lenient: bool = False,
+        foreign: Sequence[str | Path] = (),
     ) -> Program:
         """Load a main file (or several files, in order) with an optional overlay dir.
 
@@ -75,7 +76,10 @@ class Program:
         an added file joins only if the program declares every relation it uses (one
         ``--rules`` directory serves several programs: `bufferize` runs the analysis, which
         reports a file's errors, then deallocation, which a must_copy rule does not
-        concern).
+        concern). ``foreign``: main files of the other programs the directory serves; an
+        added file that does not fit this program but fits one of them is theirs, and is
+        left out (the analysis leaves out a file of `mem_*` facts that only deallocation
+        reads); any other file joins, and its errors are reported.
 
         Loaded programs are memoised per process (a batch loads the same rules for every
         file): a cached program is reused while none of its files nor the overlay's file
@@ -90,7 +94,7 @@ class Program:
             if not i.is_dir():
                 raise UserError(f"-I: not a directory: {i}")
         key = (tuple(str(m.resolve()) for m in mains), str(overlay.resolve()) if overlay else None,
-               tuple(str(i.resolve()) for i in incs), lenient)
+               tuple(str(i.resolve()) for i in incs), lenient, tuple(str(f) for f in foreign))
         hit = _LOADED.get(key) or _disk_load(key)
         if hit is not None and hit[0] == _stamp(hit[1].files, overlay):
             _LOADED[key] = hit
@@ -102,8 +106,10 @@ class Program:
         if overlay is not None:
             shipped = {f.name for f in SHIPPED_RULES.rglob("*.dl")}
             for extra in sorted(overlay.glob("*.dl")):
-                if extra.name not in shipped and (not lenient or _fits(prog, extra)):
-                    loader.load_file(extra, None)
+                if extra.name in shipped or ((lenient or foreign) and not _fits(prog, extra) and (
+                        lenient or any(_fits(cls.load(f), extra) for f in foreign))):
+                    continue
+                loader.load_file(extra, None)
         prog._number_rules()
         if not prog.errors:
             _LOADED[key] = (_stamp(prog.files, overlay), prog)

@@ -31,8 +31,8 @@ from ..attrs import (
 from ..ir import Op, Value
 from ..types import IndexType, IntegerType, MemRefType, TensorType, VectorType
 from . import builds, prints
-from ._smb import attr_dict, join_mixed, split_mixed, typed_use, typed_uses
-from .tensor import Parts, seg_sizes
+from ._smb import attr_dict, ensure_block, join_mixed, split_mixed, typed_use, typed_uses
+from .tensor import Parts, rule_name, seg_sizes
 
 TYPE_CHECKING = False  # typing serves annotations only: importing it costs ~4 ms a run
 if TYPE_CHECKING:
@@ -546,6 +546,63 @@ def _print_load(p: Any, op: Op) -> str:
     base, *idx = op.operands
     return (f"vector.load {p.value(base)}[{p.values(idx)}]" + attr_dict(p, op)
             + f" : {p.type(base.type)}, {p.type(op.results[0].type)}")
+
+
+@builds("vector_gather")
+def _build_gather(ctx: Any, tree: Any) -> Op:
+    ps = Parts(tree)
+    base_t = ctx.type(ps.one("type", 0))
+    idx_t, mask_t, pass_t, res_t = (_vector_type(ctx, ps.one("type", k)) for k in (1, 2, 3, 4))
+    offsets = _index_uses(ctx, ps.one("vector_indices", 0))
+    _check_indices(ctx, tree, offsets, base_t)
+    vec_idx = ps.one("vector_indices", 1)
+    elts = vec_idx.children[0].children if vec_idx.children else []
+    if len(elts) != 1:
+        ctx.error(vec_idx, "expected one index vector")
+    base_n, mask_n, pass_n = ps.all("value_use")
+    return Op("vector.gather", [typed_use(ctx, base_n, base_t), *offsets, typed_use(ctx, elts[0], idx_t),
+                                typed_use(ctx, mask_n, mask_t), typed_use(ctx, pass_n, pass_t)],
+              [res_t], _attrs(ctx, ps), loc=ctx.loc(tree))
+
+
+@prints("vector.gather")
+def _print_gather(p: Any, op: Op) -> str:
+    base, *rest = op.operands
+    n = len(base.type.shape)
+    offsets, (vec_idx, mask, pass_thru) = rest[:n], rest[n:]
+    return (f"vector.gather {p.value(base)}[{p.values(offsets)}] [{p.value(vec_idx)}], {p.value(mask)}, "
+            f"{p.value(pass_thru)}" + attr_dict(p, op)
+            + f" : {p.type(base.type)}, {p.type(vec_idx.type)}, {p.type(mask.type)}, {p.type(pass_thru.type)}"
+            + f" into {p.type(op.results[0].type)}")
+
+
+@builds("vector_mask_op")
+def _build_mask(ctx: Any, tree: Any) -> Op:
+    """``vector.mask`` in custom syntax: one op in its region, whose results the implicit
+    ``vector.yield`` passes on (as MLIR's MaskOp::ensureTerminator adds it)."""
+    ps = Parts(tree)
+    mask_t = _vector_type(ctx, ps.one("type", 0))
+    res = ps.one("vector_mask_results")
+    types = [] if res is None else _result_types(ctx, res.children[0])
+    operands = [typed_use(ctx, ps.one("value_use"), mask_t)]
+    passthru = ps.one("vector_mask_passthru")
+    if passthru is not None:
+        operands.append(typed_use(ctx, passthru.children[0], types[0] if types else None))
+    loc = ctx.loc(tree)
+
+    def yield_results(r: Any) -> None:
+        ensure_block(r)
+        ops = r.entry.ops
+        if not ops or ops[-1].name != "vector.yield":  # placed at the masked op (in source order)
+            r.entry.append(Op("vector.yield", list(ops[-1].results) if ops else [],
+                              loc=ops[-1].loc if ops else loc))
+
+    region = ctx.region(ps.one("region"), then=yield_results)
+    return Op("vector.mask", operands, types, _attrs(ctx, ps), [region], loc=loc)
+
+
+def _result_types(ctx: Any, node: Any) -> list[Any]:
+    return list(ctx.types(node)) if rule_name(node) == "type_list_parens" else [ctx.type(node)]
 
 
 @builds("vector_store")
