@@ -107,7 +107,7 @@ def certify_output(module: Module, engine: str = "auto", rules_dir: str | Path |
                   file=sys.stderr)
             continue
         if found:
-            hint, kept = proof_hint(rel, found[0], rows)
+            hint, kept = proof_hint(rel, found[0], rows, rules_dir)
             err = OutputCertificateError(describe(rel, found[0], facts) + hint)
             err.facts_dir = kept  # the facts kept for the proof (None: none could be written)
             raise err
@@ -131,9 +131,11 @@ def user_no_conflict(rules_dir: str | Path | None) -> list[str]:
     return out
 
 
-def proof_hint(rel: str, row: tuple, rows: dict) -> tuple[str, Path | None]:
+def proof_hint(rel: str, row: tuple, rows: dict,
+               rules_dir: str | Path | None = None) -> tuple[str, Path | None]:
     """Where the facts of the failed output were kept, and the command that shows the
-    rules' proof of the violation (``bufferlog datalog explain``); and that folder."""
+    rules' proof of the violation (``bufferlog datalog explain``, with the user's
+    ``--rules`` folder when there is one); and that folder."""
     import tempfile
 
     from bufferlog.engine.facts_io import write_facts_dir
@@ -146,7 +148,8 @@ def proof_hint(rel: str, row: tuple, rows: dict) -> tuple[str, Path | None]:
     except (OSError, ValueError):
         return "", None
     query = f"{rel}({','.join(str(x) for x in row)})"
-    return (f"; its proof: bufferlog datalog explain {rules_file(VALIDATE_MAIN)} -F {out} "
+    user = f" --rules {rules_dir}" if rules_dir is not None else ""
+    return (f"; its proof: bufferlog datalog explain {rules_file(VALIDATE_MAIN)} -F {out}{user} "
             f"'{query}' --depth 12"), out
 
 

@@ -323,9 +323,8 @@ def test_gather_and_mask_errors_where_mlir_opt_reports_them(bad):
 
 #: cases whose output the certificate of the output refuses although it is right (false
 #: alarms, exit 2): the external print function is taken to write the read-only buffer
-#: of an unknown op's result it is handed; the free by a user-described op
-#: (`mem_free`) is not seen by bufferize's checks (dealloc's own run sees it)
-CERTIFICATE_FALSE_ALARMS = {"run_unknown_region_once", "userop_beside_tensors"}
+#: of an unknown op's result it is handed
+CERTIFICATE_FALSE_ALARMS = {"run_unknown_region_once"}
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
