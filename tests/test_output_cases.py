@@ -36,6 +36,8 @@ EXPECTED = {
     "two_dynamic_inserts": "[0, 7, 1, 3]",
     # (9 + 2 + 3) + (1 + 9 + 3) + (1 + 2 + 9): each iteration sees only its own 9
     "loop_insert_outer": "[39]",
+    # a loop of blocks carrying a copy: the third run's [8, 4, 6, 2]
+    "cf_loop_copy_carried": "[8, 4, 6, 2]",
     # 11 + 2 + 2, then the loop's result and %t, both [1, 1]
     "loop_yields_outer": "[15, 1, 1, 1, 1]",
     # [1, 2, 3, 4] with elements 0..2 copied to 1..3, then the old element 2
@@ -63,12 +65,19 @@ def test_prints_the_right_values(name, strategy):
     assert r.clean, (r.live, r.double_frees, r.bad_frees)
 
 
+#: programs with loops made of blocks
+BLOCK_LOOPS = {"cf_loop_copy_carried"}
+
+
 @needs_tools
 @pytest.mark.oracle
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_expected_values_are_the_references(name):
     """The hand-computed values are what the copy-before-write reference prints."""
-    sem = oracle.run_semantic((HERE / f"{name}.mlir").read_text())
+    # mlir-opt-22's deallocation refuses loops made of blocks ("Only structured
+    # control-flow loops are supported"): its reference runs them without frees
+    sem = oracle.run_semantic((HERE / f"{name}.mlir").read_text(),
+                              dealloc=name not in BLOCK_LOOPS)
     assert sem.returncode == 0, sem.stderr[-2000:]
     assert _data(sem.stdout) == EXPECTED[name]
 
