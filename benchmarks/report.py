@@ -257,6 +257,48 @@ def growth_rows() -> list[str]:
     return rows
 
 
+def _load1(avgs: list | None) -> str:
+    """The 1-minute load average of ``os.getloadavg()``'s triple."""
+    return f"load {avgs[0]:.2g}" if avgs else "load not recorded"
+
+
+def shapes_rows() -> list[str]:
+    """Nesting, small functions and the 10,000-op chain (bench_shapes: CPU time and peak
+    memory, each against mlir-opt's, with the targets of each)."""
+    sh = load("shapes")
+    if not sh:
+        return ["Not measured (`python -m benchmarks.run_all bench_shapes`)."]
+
+    def cells(r: dict) -> str:
+        b, m = r["bufferlog"], r["mlir_opt"]
+        return (f"{num(b.get('cpu'), ' s')}, {num(b.get('rss_mb'), ' MB')} | "
+                f"{num(m.get('cpu'), ' s')}, {num(m.get('rss_mb'), ' MB')} | "
+                f"{num(r.get('cpu_ratio'))} | {num(r.get('rss_ratio'))} | {_load1(r.get('load_before'))}")
+
+    out = [f"CPU seconds (user + sys) and peak RSS per process, median of {sh.get('repeat')} "
+           "interleaved round(s) per row.", "",
+           "| input | command | bufferlog (CPU, peak) | mlir-opt (CPU, peak) | CPU ratio | memory ratio | load |",
+           "|---|---|---|---|---|---|---|"]
+    nest = sh.get("nesting", {})
+    for n, by in sorted(nest.get("depths", {}).items(), key=lambda kv: int(kv[0])):
+        for c, r in by.items():
+            out.append(f"| {n} nested `scf.if` (target: CPU ≤ 1, memory ≤ 2) | `{c}` | {cells(r)} |")
+    for key, by in sorted(sh.get("functions", {}).items()):
+        for c, r in by.items():
+            if isinstance(r, dict) and "bufferlog" in r:
+                out.append(f"| {key} ({by.get('functions')} functions; target: CPU ≤ 2, "
+                           f"memory ≤ 1.5) | `{c}` | {cells(r)} |")
+    if "chain_10000" in sh:
+        out.append(f"| 10,000-op chain (target: CPU ≤ 0.1) | `analyze` | {cells(sh['chain_10000'])} |")
+    exps = [f"`{c}` {tool}: CPU {e.get('cpu')}, memory {e.get('rss')}"
+            for c in ("analyze", "bufferize") for tool in ("bufferlog", "mlir_opt")
+            if (e := nest.get(f"{c}_{tool}_exponent"))]
+    if exps:
+        out += ["", "Growth exponents over the three depths (target ≤ 1.2 for bufferlog): "
+                + "; ".join(exps) + "."]
+    return out
+
+
 def machine_line() -> str:
     for name in ("scaling", "per_file", "stress", "batch", "startup"):
         d = load(name)
@@ -270,6 +312,7 @@ def machine_line() -> str:
 def main(argv: list[str] | None = None) -> int:
     text = README_HEAD + machine_line() + "\n\n" + "\n".join(target_rows()) + "\n\n"
     text += "## Per file (shared corpus)\n\n" + "\n".join(per_file_rows()) + "\n\n"
+    text += "## Nesting, small functions, the chain (bench_shapes)\n\n" + "\n".join(shapes_rows()) + "\n\n"
     text += "## Start-up\n\n" + "\n".join(startup_rows()) + "\n\n"
     text += "## Growth\n\n" + "\n".join(growth_rows()) + "\n" + README_TAIL
     README.write_text(text)
