@@ -197,6 +197,7 @@ def machine() -> dict:
         if MLIR_OPT else ""
     return {"python": platform.python_version(), "cpus": os.cpu_count(),
             "platform": platform.platform(), "load_avg_at_start": [round(x, 2) for x in load],
+            "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "mlir_opt": next((ln.strip() for ln in ver.splitlines() if "version" in ln), None)}
 
 

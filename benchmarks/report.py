@@ -300,13 +300,22 @@ def shapes_rows() -> list[str]:
 
 
 def machine_line() -> str:
-    for name in ("scaling", "per_file", "stress", "batch", "startup"):
+    """The machine, and when each result file was written (with its load at the start):
+    rows from an older run say so by their file's date."""
+    line, runs = "", []
+    for name in ("per_file", "batch", "shapes", "scaling", "stress", "startup"):
         d = load(name)
-        if d:
-            m = d["machine"]
-            return (f"Measured on {m['platform']}, {m['cpus']} CPUs, Python {m['python']}, "
-                    f"{m['mlir_opt']} (load average at the start: {m['load_avg_at_start']}).")
-    return ""
+        if not d:
+            continue
+        m = d["machine"]
+        if not line:
+            line = (f"Measured on {m['platform']}, {m['cpus']} CPUs, Python {m['python']}, "
+                    f"{m['mlir_opt']}.")
+        when = m.get("measured_at", "an earlier run, date not recorded")
+        runs.append(f"`{name}` {when} (load at the start {m['load_avg_at_start'][0]})")
+    if runs:
+        line += " Result files, each from its own run: " + "; ".join(runs) + "."
+    return line
 
 
 def main(argv: list[str] | None = None) -> int:
