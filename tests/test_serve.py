@@ -156,11 +156,18 @@ def test_ctrl_c_reaches_the_command(server_env, tmp_path):
     f = tmp_path / "slow.mlir"
     f.write_bytes(Path(CORPUS_FILES[0]).read_bytes())
     results = []
-    for env in (server_env, cold_env(server_env)):
+    for k, env in enumerate((server_env, cold_env(server_env))):
+        mark = tmp_path / f"sleeping-{k}"
         p = subprocess.Popen([*CLIENT, "batch", str(f), "--jobs", "1", "--no-cache", "-q",
-                              "--debug-sleep", "slow.mlir", "60"], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(8)  # past the start-up, in the file's sleep
+                              "--debug-sleep", "slow.mlir", "60", "--debug-sleep-mark", str(mark)],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # past the start-up, in the file's sleep (waited for, not timed: a loaded machine
+        # may take longer than any fixed pause to get there)
+        deadline = time.monotonic() + 120
+        while not mark.exists() and time.monotonic() < deadline and p.poll() is None:
+            time.sleep(0.05)
+        assert mark.exists(), "the batch never reached the file's sleep"
+        time.sleep(0.5)  # the worker is inside time.sleep now
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
         results.append((p.returncode, err.decode().strip().splitlines()[-1]))

@@ -179,7 +179,8 @@ class BatchOptions:
     # --split-input-file: the marker; each chunk of a file is a row of its own, named
     # FILE:LINE (the line where the chunk starts; see split_chunks)
     split_input_file: str | None = None
-    # Test-only fault injection: {"pattern": glob on the file name, "seconds": s} /
+    # Test-only fault injection: {"pattern": glob on the file name, "seconds": s, "mark":
+    # a file created when the sleep starts, or None} /
     # {"pattern": ..., "mib": n} (hold n MiB of memory for 3 s).
     debug_sleep: dict | None = None
     debug_alloc: dict | None = None
@@ -395,6 +396,8 @@ def analyze_file(path: str, options: BatchOptions | dict | None = None,
         if data is None:
             data = Path(path).read_bytes()
         if options.debug_sleep and fnmatch.fnmatch(Path(path).name, options.debug_sleep["pattern"]):
+            if options.debug_sleep.get("mark"):
+                Path(options.debug_sleep["mark"]).touch()
             time.sleep(float(options.debug_sleep["seconds"]))
         if options.debug_alloc and fnmatch.fnmatch(Path(path).name, options.debug_alloc["pattern"]):
             ballast = bytearray(int(options.debug_alloc["mib"]) << 20)

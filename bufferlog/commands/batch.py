@@ -48,8 +48,10 @@ def register(sub) -> None:
                    help="Dask scheduler address (default with --executor dask: a LocalCluster)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     add_check_output(p)
-    # Test-only fault injection: sleep SECONDS, or hold MIB of memory, in files matching GLOB.
+    # Test-only fault injection: sleep SECONDS, or hold MIB of memory, in files matching GLOB
+    # (--debug-sleep-mark FILE: create FILE when the sleep starts, for a test to wait on).
     p.add_argument("--debug-sleep", nargs=2, metavar=("GLOB", "SECONDS"), help=argparse.SUPPRESS)
+    p.add_argument("--debug-sleep-mark", metavar="FILE", help=argparse.SUPPRESS)
     p.add_argument("--debug-alloc", nargs=2, metavar=("GLOB", "MIB"), help=argparse.SUPPRESS)
     p.set_defaults(func=run)
 
@@ -93,7 +95,8 @@ def run(args) -> int:
         oneshot_mlir_opt=getattr(args, "one_shot_bufferize", None) is not None, plan=_plan(args),
         layout=args.layout, check_output=args.check_output,
         pages=bool(args.report) and report_format(args.report) == "html",
-        debug_sleep={"pattern": args.debug_sleep[0], "seconds": float(args.debug_sleep[1])}
+        debug_sleep={"pattern": args.debug_sleep[0], "seconds": float(args.debug_sleep[1]),
+                     "mark": args.debug_sleep_mark}
         if args.debug_sleep else None,
         debug_alloc={"pattern": args.debug_alloc[0], "mib": int(args.debug_alloc[1])}
         if args.debug_alloc else None)
