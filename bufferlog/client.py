@@ -244,6 +244,12 @@ def socket_path(ident: str, d: str | None = None) -> str:
     return os.path.join(d or run_dir(), f"{ident}.sock")
 
 
+def lock_path(ident: str, d: str | None = None) -> str:
+    """The lock file of the server for the code named ``ident`` (held by it and its
+    workers while any of them runs)."""
+    return os.path.join(d or run_dir(), f"{ident}.lock")
+
+
 # ---------------------------------------------------------------------------------
 # Asking the server
 # ---------------------------------------------------------------------------------

@@ -139,7 +139,7 @@ def stop(ident: str, wait: float = 30.0) -> bool:
     while os.path.exists(path) and time.monotonic() < deadline:
         time.sleep(0.02)
     try:
-        fd = os.open(os.path.join(client.run_dir(), f"{ident}.lock"), os.O_RDWR | os.O_CLOEXEC)
+        fd = os.open(client.lock_path(ident), os.O_RDWR | os.O_CLOEXEC)
     except OSError:
         return True
     try:
@@ -341,7 +341,7 @@ class Server:
         import fcntl
 
         prepare_dir(self.dir)
-        lock = os.path.join(self.dir, f"{self.ident}.lock")
+        lock = client.lock_path(self.ident, self.dir)
         self.lock_fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(self.lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
