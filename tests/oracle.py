@@ -361,22 +361,24 @@ def _split_top(s: str) -> list[str]:
     return parts
 
 
-def semantic_reference(text: str, dealloc: bool = True) -> str:
+def semantic_reference(text: str, dealloc: bool = True, strict: bool = False) -> str:
     """The semantic reference: the reference pipeline with ``copy-before-write`` (no
     analysis; every write goes into a fresh copy), after :func:`rewrite_unranked_prints`.
     Its run output is the ground truth for a program (DESIGN.md §5).
 
     mlir-opt-22's copy-before-write mode is not deterministic: on the same input it may
     succeed, crash or hang (seen on the torch_exec models and generated programs), so it
-    is retried, and a success is cached under build/oracle-cache (keyed by the input)."""
+    is retried, and a success is cached under build/oracle-cache (keyed by the input).
+    If every attempt fails, mlir-opt's own analysis is the reference, unless ``strict``
+    (for programs that mlir-opt's analysis miscompiles): then the error is raised. Such a
+    fallback is never cached, so a later run tries copy-before-write again."""
     text = rewrite_unranked_prints(text)
     cached = _semantic_cache_file(text, dealloc)
     if cached.exists():
         return cached.read_text()
     err: OracleError | None = None
-    # copy-before-write first; if it keeps failing, mlir-opt's own analysis (the pipeline
-    # bufferlog must agree with anyway) is the reference for this program
-    for options in ["copy-before-write"] * SEMANTIC_ATTEMPTS + [""] * 2:
+    fallback = [] if strict else [""] * 2
+    for options in ["copy-before-write"] * SEMANTIC_ATTEMPTS + fallback:
         try:
             out = reference_bufferize(text, dealloc=False, options=options,
                                       timeout=SEMANTIC_TIMEOUT)
@@ -394,8 +396,9 @@ def semantic_reference(text: str, dealloc: bool = True) -> str:
             # here, so keep the leaking, undeallocated form
             if "not supported" not in e.stderr:
                 raise
-    CACHE.mkdir(parents=True, exist_ok=True)
-    cached.write_text(out)
+    if options:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        cached.write_text(out)
     return out
 
 
@@ -609,18 +612,20 @@ def run_reference(text: str, count: bool = True) -> RunResult:
     return run_program(reference_bufferize(text), count=count)
 
 
-def run_semantic(text: str, count: bool = True, dealloc: bool = True) -> RunResult:
+def run_semantic(text: str, count: bool = True, dealloc: bool = True,
+                 strict: bool = False) -> RunResult:
     """Run a tensor program through the semantic (copy-before-write) reference.
 
     mlir-opt-22's copy-before-write mode now and then emits a program that crashes when
     run (seen on generated programs under load): such an output is dropped from the cache
-    and made again; if it keeps crashing, mlir-opt's own pipeline is the reference."""
+    and made again; if it keeps crashing, mlir-opt's own pipeline is the reference, unless
+    ``strict`` (see :func:`semantic_reference`): then the last crashed run is returned."""
     for _ in range(3):
-        r = run_program(semantic_reference(text, dealloc=dealloc), count=count)
+        r = run_program(semantic_reference(text, dealloc=dealloc, strict=strict), count=count)
         if r.returncode == 0:
             return r
         _semantic_cache_file(rewrite_unranked_prints(text), dealloc).unlink(missing_ok=True)
-    return run_program(reference_bufferize(text, dealloc=dealloc), count=count)
+    return r if strict else run_program(reference_bufferize(text, dealloc=dealloc), count=count)
 
 
 def _semantic_cache_file(text: str, dealloc: bool) -> Path:

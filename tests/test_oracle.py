@@ -257,3 +257,32 @@ def test_reference_deallocate_frees_a_leaking_memref_program():
     fixed = oracle.reference_deallocate(leaky)
     assert oracle.count_ops(fixed)["memref.dealloc"] == 2
     assert oracle.run_program(fixed).clean
+
+
+def test_semantic_fallback_is_never_cached_and_strict_refuses_it(tmp_path, monkeypatch):
+    """When copy-before-write fails every attempt, the fallback (mlir-opt's own analysis)
+    is returned but not cached, so a later run tries copy-before-write again; with
+    ``strict`` the failure is raised. (A cached fallback once made the reference of a
+    program that mlir-opt's analysis miscompiles print the miscompiled values.)"""
+    monkeypatch.setattr(oracle, "CACHE", tmp_path)
+    calls = []
+
+    def fake(text, dealloc=True, options="", timeout=None, **_):
+        calls.append(options)
+        if options == "copy-before-write":
+            raise oracle.OracleError("timed out")
+        return "analysed"
+
+    monkeypatch.setattr(oracle, "reference_bufferize", fake)
+    assert oracle.semantic_reference("func.func @f() { return }", dealloc=False) == "analysed"
+    assert calls == ["copy-before-write"] * oracle.SEMANTIC_ATTEMPTS + [""]
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(oracle.OracleError, match="timed out"):
+        oracle.semantic_reference("func.func @f() { return }", dealloc=False, strict=True)
+    assert calls.count("") == 1
+    # a copy-before-write success is cached, and answers the next call
+    monkeypatch.setattr(oracle, "reference_bufferize", lambda *a, **k: "copied")
+    assert oracle.semantic_reference("func.func @g() { return }", dealloc=False) == "copied"
+    monkeypatch.setattr(oracle, "reference_bufferize", fake)
+    assert oracle.semantic_reference("func.func @g() { return }", dealloc=False) == "copied"
+    assert len(list(tmp_path.iterdir())) == 1
