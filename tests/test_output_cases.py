@@ -42,6 +42,14 @@ EXPECTED = {
     "loop_yields_outer": "[15, 1, 1, 1, 1]",
     # [1, 2, 3, 4] with elements 0..2 copied to 1..3, then the old element 2
     "shifted_copy": "[1, 1, 2, 3, 3]",
+    # elements 4..7 set to 9, then that doubled
+    "tile_rewritten_after_copy": "[0, 1, 2, 3, 9, 9, 9, 9] [0, 2, 4, 6, 18, 18, 18, 18]",
+    # elements 1, 3 and 5 set to 9, then that doubled
+    "tile_rewritten_dynamic": "[0, 9, 2, 9, 4, 9, 6, 7] [0, 18, 4, 18, 8, 18, 12, 14]",
+    # 2 + 2, from each call
+    "callee_overwrites_first": "[4, 4, 4, 4] [4, 4, 4, 4]",
+    # element 0 doubled: 1 from %t, 9 from %w
+    "callee_reads_first": "[2, 2, 2, 2] [18, 18, 18, 18]",
     # zeros, with ones at big[1, 0..1, 0, 0..3, 0, 0, 1]: flattened positions 17, 19, ... 31
     "rank_reducing_rank7": "[" + ", ".join("1" if k >= 16 and k % 2 else "0" for k in range(32)) + "]",
 }

@@ -1,0 +1,26 @@
+// @overwrite fills its argument before reading it: a call reads none of what it is passed,
+// so %t's buffer may take the insert of 9 in place, although %t is passed on afterwards.
+// Right: each call returns 2 + 2 four times.
+func.func @overwrite(%t: tensor<4xf32>) -> tensor<4xf32> {
+  %two = arith.constant 2.0 : f32
+  %f = linalg.fill ins(%two : f32) outs(%t : tensor<4xf32>) -> tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.add ins(%f, %f : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %nine = arith.constant 9.0 : f32
+  %cst = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %t = linalg.copy ins(%cst : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %w = tensor.insert %nine into %t[%c0] : tensor<4xf32>
+  %r = func.call @overwrite(%t) : (tensor<4xf32>) -> tensor<4xf32>
+  %r2 = func.call @overwrite(%w) : (tensor<4xf32>) -> tensor<4xf32>
+  %u = tensor.cast %r : tensor<4xf32> to tensor<*xf32>
+  func.call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  %v = tensor.cast %r2 : tensor<4xf32> to tensor<*xf32>
+  func.call @printMemrefF32(%v) : (tensor<*xf32>) -> ()
+  return
+}
+func.func private @printMemrefF32(tensor<*xf32>)
