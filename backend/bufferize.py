@@ -43,6 +43,7 @@ from .layouts import (  # noqa: F401  (collapsed_type, expanded_type: re-exporte
     subview_type,
     with_space,
 )
+from .loop_yields import decide as decide_loop_yields
 from .ops import (
     COPY,
     FUNCTION,
@@ -104,8 +105,10 @@ class _Because:
 class Bufferizer:
     def __init__(self, module: Module, facts, an, dec, layout: str = "identity-layout-map",
                  allow_unknown_ops: bool = False, function_boundaries: bool = True,
-                 unknown_layout: str = "fully-dynamic-layout-map"):
+                 unknown_layout: str = "fully-dynamic-layout-map", engine: str = "auto",
+                 rules_dir=None):
         self.m, self.an, self.dec, self.layout = module, an, dec, layout
+        self.engine, self.rules_dir = engine, rules_dir  # for the loop-yield stage's rules
         self.allow_unknown_ops, self.function_boundaries = allow_unknown_ops, function_boundaries
         self.unknown_layout = unknown_layout
         self.facts, self.op_id = facts, facts.op_id
@@ -124,6 +127,7 @@ class Bufferizer:
         # a loop's or forall's constant init copied (rules/analysis/copies.dl)
         self.constant_init = {(t.o, t.i) for t in final.constant_init_copy} if final else set()
         self.made_for: dict[Value, Op] = {}  # a fresh buffer -> the input op it was made for
+        self.loop_slots: list = []  # carried buffers the loop-yield stage decides (loop_yields.py)
 
     # .. building helpers
     def put(self, op: Op) -> Op:
@@ -297,6 +301,8 @@ class Bufferizer:
         for op in reversed(self.dead):
             self.edits.remove(op)
         self.edits.flush()
+        # what each loop run passes on as it is, and what it copies (rules/loop_yields.dl)
+        decide_loop_yields(self, self.loop_slots, self.engine, self.rules_dir)
         record(self, list(walk_ops(self.m)), anchor)
         for op in walk_ops(self.m):
             if has(op, FUNCTION) or op in self.kept:
@@ -557,7 +563,8 @@ def bufferize(module: Module, strategy: str = "oneshot", dealloc: bool = True,
     options = options or OneShotOptions()
     facts, an, dec = analysis or analyze_module(module, strategy, engine, rules_dir, options=options)
     Bufferizer(module, facts, an, dec, layout, options.allow_unknown_ops,
-               options.bufferize_function_boundaries, options.unknown_type_conversion).run()
+               options.bufferize_function_boundaries, options.unknown_type_conversion,
+               engine, rules_dir).run()
     from bufferlog.backend.plan import PlanOptions, before_dealloc
 
     plan = plan or PlanOptions()  # memory planning stages (backend/plan.py)

@@ -519,6 +519,24 @@ class PlacementOutputs(_Outputs):
     promote = _relation("promote", "o", "stack")
 
 
+class LoopYieldsOutputs(_Outputs):
+    """The relations the Python side reads from rules/loop_yields.dl."""
+
+    __slots__ = ()
+    PROGRAM = "loop_yields.dl"
+    RELATIONS = (
+        "yield_mine", "yield_copy"
+    )
+
+    #: yield_mine(t, k, m): Slot (t, k) passes on the buffer its slot received: the backend
+    #: passes `m` itself
+    yield_mine = _relation("yield_mine", "t", "k", "m")
+    #: yield_copy(t, k, why): Slot (t, k) gets a fresh copy of its value: it is neither its
+    #: slot's own buffer nor one the run owns (`why`: "shared", a buffer an earlier operand
+    #: passes on already; else "foreign")
+    yield_copy = _relation("yield_copy", "t", "k", "why")
+
+
 #: program -> relation -> (arity, line of its fact in rules/interface.dl)
 ENTRIES = {
     "analysis.dl": {
@@ -629,5 +647,9 @@ ENTRIES = {
         "hoist_past": (2, 150),
         "hoist_before": (2, 151),
         "promote": (2, 152),
+    },
+    "loop_yields.dl": {
+        "yield_mine": (3, 155),
+        "yield_copy": (3, 156),
     },
 }

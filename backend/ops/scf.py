@@ -5,7 +5,8 @@ its inits to its region arguments and results (``sem_loop``, ``sem_while``); wha
 terminator yields to its parent. Deallocation: which values flow from the op's operands
 and terminators into which region arguments and results (``mem_region_flow``, after
 MLIR's RegionBranchOpInterface). Rewrite: loops carry buffers (each iteration passes on
-its own argument or a buffer it made, else a copy: :func:`loop_value`), branches yield
+its own argument or a buffer it made, else a copy: rules/loop_yields.dl decides once the
+rewrite is done, :func:`loop_slot` notes each slot), branches yield
 buffers of one type, ``scf.forall`` writes its shared outputs' buffers directly.
 """
 
@@ -16,8 +17,9 @@ from bufferlog.frontend.dialects._smb import segments
 from bufferlog.frontend.ir import Op, Value
 from bufferlog.frontend.operand_syntax import operand_syntax
 
-from ..layouts import cast_compatible, dynamic_layout, identity, in_space, space_of
-from . import BRANCH_REGIONS, GUARD, PASS_THROUGH, facts_of, has, mem, memref, op, sem
+from ..layouts import dynamic_layout, identity, in_space, space_of
+from ..loop_yields import Slot
+from . import BRANCH_REGIONS, GUARD, PASS_THROUGH, facts_of, mem, op, sem
 from .memref import strip_casts
 
 
@@ -49,48 +51,27 @@ def retype(bz, vals, types) -> None:
             bz.buf[v] = v
 
 
-def loop_value(bz, y: Value, mine: Value | None, body, used: set, t, why=None) -> Value:
-    """What a loop terminator passes for carried buffer ``y``: ``mine`` itself (also
-    when ``y`` is the result of inner ``scf.for`` loops that carry ``mine`` through
-    unchanged), a fresh allocation of this body, the result of an inner loop of this
-    body that starts from either (each of its iterations passes on its own argument or
-    a fresh buffer, so the result is one of those), an ``scf.if`` of this body each of
-    whose branches yields one of those (the deallocation tracks which one it is, as
-    mlir-opt's ownership flags), else a fresh copy."""
-    root = strip_casts(y)
-    if root is mine and mine is not None:
-        return bz.cast(y, t)
-    if mine is not None and passed_through(root) is mine:
-        return bz.cast(mine, t)
-
-    def fresh(v: Value, blk=body) -> bool:
-        return memref.is_alloc(v) and v.op.parent in (body, blk)
-
-    leaves = branch_leaves(root, body)
-    if len(leaves) > 1 and all((v is mine and mine is not None or fresh(v, blk))
-                               and v not in used for v, blk in leaves) \
-            and cast_compatible(y.type, t):
-        used.update(v for v, _ in leaves)
-        return bz.to_type(y, t)
-
-    start = loop_start(root) if getattr(root, "op", None) is not None \
-        and root.op.parent is body else None
-    owned = fresh(root) or (start is not None and start not in used
-                            and (start is mine and mine is not None or fresh(start)))
-    if not owned or root in used or not cast_compatible(y.type, t):
-        with bz.because(why(root, owned, root in used) if why else None):
-            y = bz.fresh_copy(y) if not isinstance(y.type, T.UnrankedMemRefType) else y
-    elif start is not None:
-        used.add(start)
-    used.add(strip_casts(y))
-    return bz.to_type(y, t)
+def loop_slot(bz, term: Op, k: int, b: Value, t, why=None) -> Value:
+    """What loop terminator ``term`` passes on for carried buffer ``b`` (operand ``k``),
+    as the rewrite writes it: ``b`` cast to the carried type ``t`` (a copy only where no
+    cast makes that type). Whether the run owns ``b`` or must pass on a copy is the
+    loop-yield stage's verdict (rules/loop_yields.dl, backend/loop_yields.py): the slot is
+    noted for it."""
+    v = bz.to_type(b, t)
+    if not isinstance(b.type, T.UnrankedMemRefType):
+        bz.loop_slots.append(Slot(term, k, b, t, why))
+    return v
 
 
 def yield_cause(bz, loop: Op, term: Op, k: int, v: Value):
-    """The cause of the copy :func:`loop_value` makes of operand ``k`` (tensor ``v``) of
-    ``loop``'s terminator ``term``: a function of (its buffer's root, whether this
-    iteration owns it, whether another loop value already passes it on)."""
-    def why(root: Value, owned: bool, reused: bool) -> str:
+    """The cause of the copy the loop-yield stage makes of operand ``k`` (tensor ``v``) of
+    ``loop``'s terminator ``term``: a function of (its buffer's root, whether another loop
+    value already passes it on). Where ``v`` is written is read now, while the rewrite
+    still holds the input op (the stage decides once the rewrite is done)."""
+    writer = getattr(v, "op", None)
+    inside = writer is not None and any(p is loop for p in _ancestors(writer))
+
+    def why(root: Value, reused: bool) -> str:
         name = _named(v, f"operand #{k}")
         head = (f"copy of {name} passed on by the {term.name} to the next iteration of the "
                 f"{loop.name} at {_line_col(loop)}")
@@ -101,8 +82,6 @@ def yield_cause(bz, loop: Op, term: Op, k: int, v: Value):
             return (f"{head}: it is neither the iteration's own buffer (its argument) nor a "
                     "buffer made in this iteration")
         where = f"the buffer of the {origin.name} at {_line_col(origin)}, made outside the loop"
-        writer = getattr(v, "op", None)
-        inside = writer is not None and any(p is loop for p in _ancestors(writer))
         if inside and writer.name != IF:
             return (f"{head}: {name} is the {writer.name} at {_line_col(writer)} writing in place "
                     f"into {where}; the next iteration writes that buffer again while its "
@@ -165,10 +144,8 @@ def for_(bz, op: Op):
     bz.ip = op
     y = body.ops[-1]
     bz.ip = y
-    used: set = set()
     same_spaces(bz, op, y, types)
-    y.set_operands([loop_value(bz, bz.B(v), body.args[k + 1], body, used, types[k],
-                               yield_cause(bz, op, y, k, v))
+    y.set_operands([loop_slot(bz, y, k, bz.B(v), types[k], yield_cause(bz, op, y, k, v))
                     if types[k] is not None else v for k, v in enumerate(y.operands)])
     bz.ip = op
 
@@ -185,8 +162,7 @@ def while_(bz, op: Op):
     yield before
     cond = before.ops[-1]
     bz.ip = cond
-    used: set = set()
-    origin, vals, atypes = {}, [cond.operands[0]], []
+    vals, atypes = [cond.operands[0]], []
     for k, v in enumerate(cond.operands[1:], 1):
         if not bz.t_use(cond, k):
             vals.append(v)
@@ -194,15 +170,9 @@ def while_(bz, op: Op):
             continue
         b = bz.B(v)
         root = strip_casts(b)
-        if root in before.args and root not in used:
-            j = before.args.index(root)
-            t = types[j]
-            origin[len(atypes)] = j
-            used.add(root)
-            vals.append(bz.cast(b, t))
-        else:
-            t = carried(b)
-            vals.append(loop_value(bz, b, None, before, used, t, yield_cause(bz, op, cond, k, v)))
+        # an argument of the before region keeps its type; anything else is carried
+        t = types[before.args.index(root)] if root in before.args else carried(b)
+        vals.append(loop_slot(bz, cond, k, b, t, yield_cause(bz, op, cond, k, v)))
         atypes.append(t)
     cond.set_operands(vals)
     retype(bz, after.args, atypes)
@@ -210,17 +180,9 @@ def while_(bz, op: Op):
     yield after
     y = after.ops[-1]
     bz.ip = y
-    used = set()
     same_spaces(bz, op, y, types)
-    new = []
-    for k, v in enumerate(y.operands):
-        if types[k] is None:
-            new.append(v)
-            continue
-        mine = next((after.args[a] for a, j in origin.items() if j == k), None)
-        new.append(loop_value(bz, bz.B(v), mine, after, used, types[k],
-                              yield_cause(bz, op, y, k, v)))
-    y.set_operands(new)
+    y.set_operands([loop_slot(bz, y, k, bz.B(v), types[k], yield_cause(bz, op, y, k, v))
+                    if types[k] is not None else v for k, v in enumerate(y.operands)])
     bz.ip = op
 
 
@@ -333,47 +295,6 @@ op(YIELD, sem.known(), sem.read(-1), sem.must_inplace(), mem.yield_(), traits=(P
 op(CONDITION, sem.known(), sem.read(-1), sem.must_inplace(), mem.yield_(), traits=(PASS_THROUGH,))
 op("scf.forall.in_parallel", sem.known(), sem.graph_region())
 op("scf.parallel", sem.repetitive(), mem.repetitive())
-
-
-def passed_through(v: Value) -> Value:
-    """The buffer that ``scf.for`` results ``v`` always are: an ``scf.for`` whose body
-    yields its iteration argument unchanged returns its init (mlir-opt's canonicalizer
-    folds such a result into the init)."""
-    while getattr(v, "op", None) is not None and v.op.name == FOR:
-        body = v.op.regions[0].entry
-        k = v.op.results.index(v)
-        if strip_casts(body.ops[-1].operands[k]) is not body.args[k + 1]:
-            break
-        v = strip_casts(v.op.operands[k + FOR_FIRST_INIT])
-    return v
-
-
-def branch_leaves(v: Value, blk) -> list[tuple[Value, object]]:
-    """The buffers ``v`` may be, each with the block that yields it: for the result of an
-    ``scf.if`` / ``scf.index_switch`` of block ``blk``, what each branch yields (casts
-    stripped, nested ones expanded); else ``v`` itself."""
-    o = getattr(v, "op", None)
-    if o is None or not has(o, BRANCH_REGIONS) or o.parent is not blk \
-            or not all(r.blocks for r in o.regions):
-        return [(v, blk)]
-    k = o.results.index(v)
-    return [leaf for r in o.regions
-            for leaf in branch_leaves(strip_casts(r.entry.ops[-1].operands[k]), r.entry)]
-
-
-def loop_start(v: Value) -> Value | None:
-    """The buffer an ``scf.for`` / ``scf.while`` result ``v`` starts from (its init, cast
-    stripped), or None: an ``scf.while`` result that its ``scf.condition`` does not take
-    from the before region's argument."""
-    o = getattr(v, "op", None)
-    if o is None or o.name not in (FOR, WHILE):
-        return None
-    k = o.results.index(v)
-    if o.name == FOR:
-        return strip_casts(o.operands[k + FOR_FIRST_INIT])
-    before = o.regions[0].entry
-    c = strip_casts(before.ops[-1].operands[k + 1])
-    return strip_casts(o.operands[before.args.index(c)]) if c in before.args else None
 
 
 def constant_branch(op: Op) -> bool | None:
