@@ -43,7 +43,6 @@ from .layouts import (  # noqa: F401  (collapsed_type, expanded_type: re-exporte
     subview_type,
     with_space,
 )
-from .loop_yields import decide as decide_loop_yields
 from .ops import (
     COPY,
     FUNCTION,
@@ -58,6 +57,7 @@ from .ops import (
 )
 from .ops.func import functions, symbol
 from .ops.memref import strip_casts
+from .yield_ownership import decide as decide_yield_ownership
 
 INDEX = T.IndexType()
 LAYOUTS = ("identity-layout-map", "fully-dynamic-layout-map", "infer-layout-map")
@@ -127,7 +127,7 @@ class Bufferizer:
         # a loop's or forall's constant init copied (rules/analysis/copies.dl)
         self.constant_init = {(t.o, t.i) for t in final.constant_init_copy} if final else set()
         self.made_for: dict[Value, Op] = {}  # a fresh buffer -> the input op it was made for
-        self.loop_slots: list = []  # carried buffers the loop-yield stage decides (loop_yields.py)
+        self.loop_slots: list = []  # carried buffers the loop-yield stage decides (yield_ownership.py)
 
     # .. building helpers
     def put(self, op: Op) -> Op:
@@ -301,8 +301,8 @@ class Bufferizer:
         for op in reversed(self.dead):
             self.edits.remove(op)
         self.edits.flush()
-        # what each loop run passes on as it is, and what it copies (rules/loop_yields.dl)
-        decide_loop_yields(self, self.loop_slots, self.engine, self.rules_dir)
+        # what each loop run passes on as it is, and what it copies (rules/yield_ownership.dl)
+        decide_yield_ownership(self, self.loop_slots, self.engine, self.rules_dir)
         record(self, list(walk_ops(self.m)), anchor)
         for op in walk_ops(self.m):
             if has(op, FUNCTION) or op in self.kept:

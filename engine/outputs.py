@@ -519,11 +519,11 @@ class PlacementOutputs(_Outputs):
     promote = _relation("promote", "o", "stack")
 
 
-class LoopYieldsOutputs(_Outputs):
-    """The relations the Python side reads from rules/loop_yields.dl."""
+class YieldOwnershipOutputs(_Outputs):
+    """The relations the Python side reads from rules/yield_ownership.dl."""
 
     __slots__ = ()
-    PROGRAM = "loop_yields.dl"
+    PROGRAM = "yield_ownership.dl"
     RELATIONS = (
         "yield_mine", "yield_copy"
     )
@@ -648,7 +648,7 @@ ENTRIES = {
         "hoist_before": (2, 151),
         "promote": (2, 152),
     },
-    "loop_yields.dl": {
+    "yield_ownership.dl": {
         "yield_mine": (3, 155),
         "yield_copy": (3, 156),
     },

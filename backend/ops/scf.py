@@ -5,7 +5,7 @@ its inits to its region arguments and results (``sem_loop``, ``sem_while``); wha
 terminator yields to its parent. Deallocation: which values flow from the op's operands
 and terminators into which region arguments and results (``mem_region_flow``, after
 MLIR's RegionBranchOpInterface). Rewrite: loops carry buffers (each iteration passes on
-its own argument or a buffer it made, else a copy: rules/loop_yields.dl decides once the
+its own argument or a buffer it made, else a copy: rules/yield_ownership.dl decides once the
 rewrite is done, :func:`loop_slot` notes each slot), branches yield
 buffers of one type, ``scf.forall`` writes its shared outputs' buffers directly.
 """
@@ -18,7 +18,7 @@ from bufferlog.frontend.ir import Op, Value
 from bufferlog.frontend.operand_syntax import operand_syntax
 
 from ..layouts import dynamic_layout, identity, in_space, space_of
-from ..loop_yields import Slot
+from ..yield_ownership import Slot
 from . import BRANCH_REGIONS, GUARD, PASS_THROUGH, facts_of, mem, op, sem
 from .memref import strip_casts
 
@@ -55,7 +55,7 @@ def loop_slot(bz, term: Op, k: int, b: Value, t, why=None) -> Value:
     """What loop terminator ``term`` passes on for carried buffer ``b`` (operand ``k``),
     as the rewrite writes it: ``b`` cast to the carried type ``t`` (a copy only where no
     cast makes that type). Whether the run owns ``b`` or must pass on a copy is the
-    loop-yield stage's verdict (rules/loop_yields.dl, backend/loop_yields.py): the slot is
+    loop-yield stage's verdict (rules/yield_ownership.dl, backend/yield_ownership.py): the slot is
     noted for it."""
     v = bz.to_type(b, t)
     if not isinstance(b.type, T.UnrankedMemRefType):

@@ -1,5 +1,5 @@
 """The rewrite's loop-yield stage: what each run of a loop's region passes on to the next
-run as it is, and what it copies, decided by ``rules/loop_yields.dl`` on the memref
+run as it is, and what it copies, decided by ``rules/yield_ownership.dl`` on the memref
 program the rewrite wrote; this module only materialises the verdict.
 
 During the rewrite, each loop terminator's carried buffer is passed on as it is (cast to
@@ -20,7 +20,7 @@ from bufferlog.frontend.ir import Op, Value
 
 from .ops.memref import strip_casts
 
-LOOP_YIELDS_MAIN = "loop_yields.dl"
+YIELD_OWNERSHIP_MAIN = "yield_ownership.dl"
 
 
 @dataclass
@@ -36,19 +36,19 @@ class Slot:
 
 
 def decide(bz, slots: list[Slot], engine: str = "auto", rules_dir=None) -> int:
-    """Run rules/loop_yields.dl on the rewritten module and apply its verdict to
+    """Run rules/yield_ownership.dl on the rewritten module and apply its verdict to
     ``slots``; the number of copies made."""
     from bufferlog.engine.interface import load, outputs
-    from bufferlog.engine.outputs import LoopYieldsOutputs
+    from bufferlog.engine.outputs import YieldOwnershipOutputs
     from bufferlog.engine.run import run
     from bufferlog.frontend.facts import export
 
     if not slots:
         return 0
-    prog = load(LOOP_YIELDS_MAIN, rules_dir, lenient=True)
+    prog = load(YIELD_OWNERSHIP_MAIN, rules_dir, lenient=True)
     facts = export(bz.m)
     rows = {k: v for k, v in facts.rows.items() if k in prog.inputs}
-    out = LoopYieldsOutputs(run(prog, rows, engine=engine, relations=outputs(LOOP_YIELDS_MAIN)).relations)
+    out = YieldOwnershipOutputs(run(prog, rows, engine=engine, relations=outputs(YIELD_OWNERSHIP_MAIN)).relations)
     copy = {(facts.ops[r.t], r.k): r.why for r in out.yield_copy}
     mine = {(facts.ops[r.t], r.k): facts.values[r.m] for r in out.yield_mine}
     made = 0
