@@ -128,19 +128,22 @@ class Bufferizer:
         self.constant_init = {(t.o, t.i) for t in final.constant_init_copy} if final else set()
         self.made_for: dict[Value, Op] = {}  # a fresh buffer -> the input op it was made for
         self.loop_slots: list = []  # carried buffers the loop-yield stage decides (yield_ownership.py)
+        self.stands_for: Op | None = None  # the input op new ops stand for, when not the one at ip
 
     # .. building helpers
     def put(self, op: Op) -> Op:
         """Insert the new op ``op`` (made by a builder of backend/ops) before the insertion
         point: it takes the location of the input op being rewritten, the current cause
         (or, for an allocation or copy the rewrite makes of its own, :func:`own_cause`),
-        and stands for that input op in the map to the input (backend/output_map.py)."""
-        op.loc = self.ip.loc
+        and stands for that input op in the map to the input (backend/output_map.py); an op
+        written elsewhere than before its input op (``stands_for``) stands for that one."""
+        src = self.stands_for or self.ip
+        op.loc = src.loc
         cause = self.cause
         if cause is None and (has(op, HEAP_ALLOC) or has(op, COPY)):
-            cause = own_cause(self.ip, op)
-        op.src_loc, op.name_loc, op.cause = self.ip.src_loc, self.ip.name_loc, cause
-        op.origin = getattr(self.ip, "origin", self.ip)  # the input op it stands for
+            cause = own_cause(src, op)
+        op.src_loc, op.name_loc, op.cause = src.src_loc, src.name_loc, cause
+        op.origin = getattr(src, "origin", src)  # the input op it stands for
         return self.edits.insert_before(self.ip, op)
 
     def emit(self, name, operands=(), types=(), attrs=None) -> Op:

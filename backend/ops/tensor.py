@@ -321,10 +321,13 @@ def parallel_insert_slice(bz, op: Op):
     ``scf.forall.in_parallel`` terminator (MLIR's way), or nothing when the tile
     already is that subview (the iteration wrote its slice in place)."""
     offs, sizes, strides = slice_params(op)
-    bz.ip = op.parent_op
-    src, d = bz.B(op.operands[0]), bz.B(op.operands[1])
-    if not same_region(src, d, offs, sizes, strides, op.operands[0].type.shape):
-        bz.copy(src, bz.subview(d, offs, sizes, strides, op.operands[0].type.shape))
+    bz.ip, bz.stands_for = op.parent_op, op  # written before the terminator, for this op
+    try:
+        src, d = bz.B(op.operands[0]), bz.B(op.operands[1])
+        if not same_region(src, d, offs, sizes, strides, op.operands[0].type.shape):
+            bz.copy(src, bz.subview(d, offs, sizes, strides, op.operands[0].type.shape))
+    finally:
+        bz.stands_for = None
     bz.dead.append(op)
 
 
