@@ -48,7 +48,7 @@ def map_rows(facts) -> dict[str, list[tuple]]:
     rows: dict[str, list[tuple]] = {"origin": [], "kept": [], "tv_use": [], "tv_prod": [],
                                     "tv_def": [], "tv_def_block": [], "tv_undef": [],
                                     "tv_parts": [], "tv_def_before": [], "tv_pass": [],
-                                    "tv_pass_view": []}
+                                    "tv_pass_view": [], "tv_pass_view_into": []}
     for op, o in facts.op_id.items():
         src = getattr(op, "origin_id", None)
         if src is not None:
@@ -65,10 +65,11 @@ def map_rows(facts) -> dict[str, list[tuple]]:
             rows["tv_def_before"].append((o, tv))
         for i, tv in getattr(op, "tv_pass", ()):
             rows["tv_pass"].append((o, i, tv))
-        for tv, view in getattr(op, "tv_pass_view", ()):
+        for tv, view, into in getattr(op, "tv_pass_view", ()):
             e = facts.value_id.get(view)
             if e is not None:
                 rows["tv_pass_view"].append((o, tv, e))
+                rows["tv_pass_view_into"] += [(o, tv, u) for u in into]
         if getattr(op, "tv_undef", False):
             rows["tv_undef"].append((o,))
         if getattr(op, "tv_parts", False):

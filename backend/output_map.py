@@ -19,8 +19,9 @@ Recorded on the output's ops (and blocks) right after the rewrite, while the rew
 * ``op.tv_pass`` — ``[(operand, value)]``: the op writes part of a buffer holding input
   value ``value``, which its input op reads and passes on (the destination of
   ``tensor.insert`` / ``insert_slice``): the rest of the buffer is read here, as that
-  value; ``op.tv_pass_view`` — ``[(value, view)]``: the same before the op, for an
-  ``insert_slice`` whose tile ``view`` already is in place (no op of its own);
+  value; ``op.tv_pass_view`` — ``[(value, view, into)]``: the same before the op, for an
+  ``insert_slice`` whose tile ``view`` already is in place (no op of its own), into the
+  values ``into`` (its result);
 * ``op.tv_out`` — ``[(result, value)]``: the op's result holds input value ``value`` (what
   a stage that drops a result needs: the value then lives in another buffer);
 * ``op.tv_undef`` — an allocation whose contents the input leaves unspecified;
@@ -179,8 +180,9 @@ def record(bz, ops: list[Op], anchor: dict[Op, Op]) -> None:
         nxt = anchor.get(src)
         dv = [v for i, v in tensor_values(src) if (oid.get(src), i) in an.reads
               and any(k == "equivalent" for _, k in an.aliases.get((oid.get(src), i), ()))]
+        into = [vid[v] for v in made_results(src, bz)]
         if nxt is not None and dv:
-            nxt.tv_pass_view = [*getattr(nxt, "tv_pass_view", ()), *((vid[v], tile) for v in dv)]
+            nxt.tv_pass_view = [*getattr(nxt, "tv_pass_view", ()), *((vid[v], tile, into) for v in dv)]
     for op in ops:
         for rg in op.regions:
             for b in rg.blocks:
