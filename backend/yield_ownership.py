@@ -12,10 +12,6 @@ received: that one is passed, as deallocation expects), else as it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
 from bufferlog.frontend.ir import Op, Value
 
 from .ops.memref import strip_casts
@@ -23,16 +19,15 @@ from .ops.memref import strip_casts
 YIELD_OWNERSHIP_MAIN = "yield_ownership.dl"
 
 
-@dataclass
 class Slot:
     """Operand ``k`` of loop terminator ``term``: ``buffer`` (the value's buffer before the
-    cast), passed on as carried type ``type``; ``why(root, reused)`` the cause of a copy."""
+    cast), passed on as carried type ``type``; ``why(root, reused)`` the cause of a copy.
+    (A plain class: a run imports neither ``typing`` nor ``dataclasses``' helpers.)"""
 
-    term: Op
-    k: int
-    buffer: Value
-    type: Any
-    why: Callable[[Value, bool], str] | None
+    __slots__ = ("term", "k", "buffer", "type", "why")
+
+    def __init__(self, term: Op, k: int, buffer: Value, type, why) -> None:
+        self.term, self.k, self.buffer, self.type, self.why = term, k, buffer, type, why
 
 
 def decide(bz, slots: list[Slot], engine: str = "auto", rules_dir=None) -> int:
