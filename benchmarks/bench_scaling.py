@@ -71,10 +71,17 @@ def output_share(path: Path, timeout: float) -> dict:
     seconds and its share of the command's top-level phases."""
     r = subprocess.run([M.BUFFERLOG, "bufferize", str(path), "--timing", "-o", os.devnull],
                        capture_output=True, text=True, timeout=timeout, env=M.env())
+    return top_share(r.stderr, "output certificate")
+
+
+def top_share(report: str, phase: str) -> dict:
+    """``phase``'s wall seconds in a ``--timing`` report and its share of the report's
+    total (the top-level phases, ``Total`` itself not among them)."""
     top = {m[3]: float(m[1]) for m in re.finditer(
-        r"^\s*([\d.]+) \(\s*[\d.]+%\)( +)(\S.*?)\s*$", r.stderr, re.M) if len(m[2]) <= 2}
+        r"^\s*([\d.]+) \(\s*[\d.]+%\)( +)(\S.*?)\s*$", report, re.M)
+        if len(m[2]) <= 2 and m[3] != "Total"}
     total = sum(top.values())
-    cert = top.get("output certificate")
+    cert = top.get(phase)
     return {"output_certificate_s": cert, "bufferize_s": round(total, 3),
             "share": round(cert / total, 3) if cert and total else None}
 

@@ -117,3 +117,29 @@ def test_interleaved_alternates_jobs_and_takes_each_median():
     got = M.interleaved({"a": job("a", [3.0, 1.0, 2.0]), "b": job("b", [9.0, 7.0, 8.0])}, 3)
     assert order == ["a", "b"] * 3
     assert (got["a"]["s"], got["b"]["s"], got["a"]["runs"]) == (2.0, 8.0, 3)
+
+
+REPORT = """\
+                        bufferlog execution time report
+===-------------------------------------------------------------------------===
+  Total Execution Time: 9.0000 seconds
+
+  ----Wall Time----  ----Name----
+    1.0000 ( 11.1%)  parse
+    3.0000 ( 33.3%)  analysis
+    2.0000 ( 22.2%)    rules
+    3.0000 ( 33.3%)  dealloc
+    1.8000 ( 20.0%)  output certificate
+    1.1000 ( 12.2%)    clingo ground
+    0.2000 (  2.2%)  other (start-up, reading input, printing)
+    9.0000 (100.0%)  Total
+"""
+
+
+def test_a_phase_share_is_of_the_top_level_phases_without_the_total():
+    """The output certificate's share of a ``--timing`` report: 1.8 s of 9 s (an earlier
+    parse counted the Total line as a phase too, and halved every share)."""
+    from benchmarks.bench_scaling import top_share
+
+    got = top_share(REPORT, "output certificate")
+    assert got == {"output_certificate_s": 1.8, "bufferize_s": 9.0, "share": 0.2}
