@@ -81,9 +81,9 @@ def bufferized(text: str, split_ops: int, **kw) -> tuple[str, dict]:
     """The output and figures of ``bufferize`` by parts of ``split_ops`` ops (0: whole).
     What is compared here is the parts' output against the whole run's; the certificate
     of the output is left out (it is tested on its own, tests/test_output_certificate.py).
-    It rejects gen_5_9 and gen_10_13: false alarms on generated seed 7 (size 14) and
-    seed 11 (size 20), whose outputs, run alone, print the reference's values with
-    nothing leaked (test_certificate_false_alarms_of_the_parts_programs)."""
+    It rejects gen_5_9: a false alarm on generated seed 7 (size 14), whose output, run
+    alone, prints the reference's values with nothing leaked
+    (test_certificate_on_the_parts_programs)."""
     kw.setdefault("check_output", False)
     b = api.bufferize(api.parse(text, "t.mlir"), split_ops=split_ops, **kw)
     return b.print(), {**api.figures_row(b.analysis, b), **vars(b.plan)}
@@ -359,16 +359,21 @@ func.func @late(%x: f32) -> tensor<4xf32> {
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("seed,size", [(7, 14), (11, 20)])
-def test_certificate_false_alarms_of_the_parts_programs(seed, size):
-    """The two generated programs behind the certificate's rejection of gen_5_9 and
-    gen_10_13: the rejection is a false alarm (the output, bufferized without the
-    certificate, prints the reference's values and frees everything once). Strict: when
-    the certificate stops rejecting them, this test says so."""
+@pytest.mark.parametrize("seed,size,refused", [(7, 14, True), (11, 20, False)])
+def test_certificate_on_the_parts_programs(seed, size, refused):
+    """The generated programs behind the certificate's rejections of gen_5_9 and
+    gen_10_13. Seed 7 (size 14) is still refused although its output is right (the
+    output, bufferized without the certificate, prints the reference's values and frees
+    everything once); seed 11 (size 20) was too, until the certificate followed a copy's
+    target rewritten in part. Strict both ways: when either verdict changes, this test
+    says so."""
     from bufferlog.backend.certify_output import OutputCertificateError
 
     text = generate(seed, size)
-    with pytest.raises(OutputCertificateError):
-        api.bufferize(api.parse(text, "t.mlir"))
+    if refused:
+        with pytest.raises(OutputCertificateError):
+            api.bufferize(api.parse(text, "t.mlir"))
+    else:
+        api.bufferize(api.parse(text, "t.mlir"))  # the certificate passes it
     got = oracle.run_program(api.bufferize(api.parse(text, "t.mlir"), check_output=False).text)
     assert got.clean and got.data == oracle.run_semantic(text).data
