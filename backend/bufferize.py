@@ -28,9 +28,9 @@ from bufferlog.frontend.ir import Block, Module, Op, Value
 from bufferlog.frontend.operand_syntax import operand_syntax
 
 from .ir_edit import BlockEdits, walk_ops
+from .layout_questions import LayoutQuestions
 from .layouts import (  # noqa: F401  (collapsed_type, expanded_type: re-exported)
     BufferizeError,
-    cast_compatible,
     collapsed_type,
     dynamic_layout,
     expanded_type,
@@ -109,6 +109,7 @@ class Bufferizer:
                  rules_dir=None):
         self.m, self.an, self.dec, self.layout = module, an, dec, layout
         self.engine, self.rules_dir = engine, rules_dir  # for the loop-yield stage's rules
+        self.layouts = LayoutQuestions(engine, rules_dir)  # rules/layouts.dl: forced copies
         self.allow_unknown_ops, self.function_boundaries = allow_unknown_ops, function_boundaries
         self.unknown_layout = unknown_layout
         self.facts, self.op_id = facts, facts.op_id
@@ -205,13 +206,17 @@ class Bufferizer:
         return b if b.type == t else self.put(memref.cast(b, t)).result
 
     def to_type(self, b: Value, t) -> Value:
-        """``b`` as a value of memref type ``t``: a cast when valid, else a copy."""
-        if b.type == t or cast_compatible(b.type, t):
+        """``b`` as a value of memref type ``t``: a cast when rules/layouts.dl says one
+        can make that type, else a copy."""
+        if b.type == t:
+            return b
+        why = self.layouts.cast_blocked(b.type, t)
+        if why is None:
             return self.cast(b, t)
         if isinstance(b.type, T.UnrankedMemRefType):
             self.fail(self.ip, "bufferize: cannot pass an unranked buffer where a ranked one is expected")
         with self.because(self.cause or f"copy into the layout {t} the {self.ip.name} takes: "
-                          f"a cast cannot turn {b.type} into it"):
+                          f"a cast cannot turn {b.type} into it ({why} differs)"):
             return self.cast(self.fresh_copy(b, t), t)
 
     def fresh_copy(self, b: Value, like=None) -> Value:
@@ -503,7 +508,7 @@ class Bufferizer:
                 self.fail(op, f"bufferize: result #{k} of '{op.name}' is equivalent to no operand "
                               "(declare sem_alias(\"" + op.name + "\", operand, result, "
                               "\"equivalent\") to bufferize it in destination style)")
-            if not cast_compatible(b.type, memref_of(r.type, self.layout)):
+            if self.layouts.cast_blocked(b.type, memref_of(r.type, self.layout)) is not None:
                 self.fail(op, f"bufferize: result #{k} of '{op.name}' has another shape than its operand")
             bufs.append((r, b))
         op.set_operands(new)

@@ -40,6 +40,7 @@ from bufferlog.core import UserError
 from .dealloc_frees import I1, Frees, Stats
 from .dealloc_rules import derive
 from .ir_edit import BlockEdits, walk_ops
+from .layout_questions import LayoutQuestions
 from .lower_switch import lower_switches
 from .ops import arith, bufferization, memref, scf
 from .output_map import handover
@@ -59,6 +60,7 @@ class Dealloc:
         self.emit = emit
         self.engine = engine
         self.rules_dir = rules_dir
+        self.layouts = LayoutQuestions(engine, rules_dir)  # how a view is cloned
         self.free_at_last_use = free_at_last_use
         self.reuse = reuse  # share dead buffers (backend/plan_reuse.py)
         self.stats = Stats()
@@ -274,7 +276,7 @@ class Dealloc:
                 self.insert_before(top, eq)
                 same = eq.result if same is None else self.either(same, eq.result, top)
             then_b, else_b = Block(), Block()
-            for c in clone_ops(src, top.loc, self._view_source):
+            for c in clone_ops(src, top.loc, self._view_source, self.layouts):
                 then_b.append(c)
             then_b.append(scf.yield_([c.result]))
             else_b.append(scf.yield_([src]))
@@ -317,7 +319,7 @@ class Dealloc:
                 own = self.either(own, x, top)
             then_b, else_b = Block(), Block()
             then_b.append(scf.yield_([src]))
-            for c in clone_ops(src, top.loc, self._view_source):
+            for c in clone_ops(src, top.loc, self._view_source, self.layouts):
                 else_b.append(c)
             else_b.append(scf.yield_([c.result]))
             sel = scf.if_op(own, [src.type], [Region([then_b]), Region([else_b])])
@@ -380,7 +382,7 @@ class Dealloc:
             top.attrs["operandSegmentSizes"] = DenseArrayAttr("i32", tuple([len(lead)] + sizes))
 
     def _clone_before(self, anchor: Op, src: Value) -> Value:
-        for c in clone_ops(src, anchor.loc, self._view_source):
+        for c in clone_ops(src, anchor.loc, self._view_source, self.layouts):
             self.insert_before(anchor, c)
         return c.result
 
@@ -407,7 +409,7 @@ class Dealloc:
             if self.state(u) == "indicator":
                 then_b, else_b = Block(), Block()
                 then_b.append(scf.yield_([src]))
-                for c in clone_ops(src, top.loc, self._view_source):
+                for c in clone_ops(src, top.loc, self._view_source, self.layouts):
                     else_b.append(c)
                 else_b.append(scf.yield_([c.result]))
                 sel = scf.if_op(self.ind[u], [src.type], [Region([then_b]), Region([else_b])])
@@ -418,18 +420,21 @@ class Dealloc:
             self.stats.clones += 1
 
 
-def clone_ops(src: Value, loc, view_source=None) -> list[Op]:
+def clone_ops(src: Value, loc, view_source=None, layouts=None) -> list[Op]:
     """Ops cloning ``src`` into a fresh buffer of the same type (the last op's result).
     ``bufferization.clone`` lowers by allocating an identity buffer and casting it, which
     cannot give a static non-identity layout (e.g. ``strided<[1], offset: 2>``); such a
     view is cloned through its base: clone the base, replay the view ops on the clone
     (``view_source(op)``: the operand a view op views, from the rules' ``view_source``).
-    Freeing the cloned view later frees that whole clone (its allocated pointer)."""
-    from bufferlog.backend.bufferize import cast_compatible
+    Freeing the cloned view later frees that whole clone (its allocated pointer).
+    Whether an identity buffer casts to the type is a layout question (``layouts``:
+    rules/layouts.dl)."""
+    if layouts is None:
+        layouts = LayoutQuestions()
 
     def castable(t) -> bool:
-        return not isinstance(t, MemRefType) or t.layout is None or cast_compatible(
-            MemRefType(t.shape, t.elem), t)
+        return not isinstance(t, MemRefType) or t.layout is None or layouts.cast_blocked(
+            MemRefType(t.shape, t.elem), t) is None
 
     chain, base = [], src
     while not castable(base.type):

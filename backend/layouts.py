@@ -70,19 +70,13 @@ def identity(t) -> bool:
     return isinstance(t, T.UnrankedMemRefType) or t.layout is None
 
 
-def cast_compatible(src, dst) -> bool:
-    """memref.cast may go from ``src`` to ``dst`` (ranked, same rank, layouts agree where
-    both are static)."""
-    if isinstance(dst, T.UnrankedMemRefType) or isinstance(src, T.UnrankedMemRefType):
-        return src.elem == dst.elem
-    if src.elem != dst.elem or src.rank != dst.rank or src.memspace != dst.memspace:
-        return False
-    if any(a is not None and b is not None and a != b for a, b in zip(src.shape, dst.shape, strict=True)):
-        return False
-    (ss, so), (ds, do) = strides_of(src), strides_of(dst)
-    if any(b is not None and a != b for a, b in zip(ss, ds, strict=True)):
-        return False
-    return do is None or so == do
+def identity_map(t) -> bool:
+    """``t``'s layout is the identity map, as MLIR's ``isIdentity`` sees it: no layout, or
+    a strided one that spells the identity (offset 0; rank 0, or rank 1 with stride 1)."""
+    if identity(t):
+        return True
+    return (isinstance(t.layout, StridedLayoutAttr) and t.layout.offset == 0
+            and tuple(t.layout.strides) in ((), (1,)))
 
 
 def _mul(a, b):
@@ -102,7 +96,7 @@ def _expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T
     """Result type of ``memref.expand_shape`` of ``src`` (MLIR's ``computeExpandedType``):
     identity stays identity; otherwise each source stride is spread over its group,
     innermost result dim first. Any strided source can be expanded."""
-    if identity(src):
+    if identity_map(src):
         return T.MemRefType(tuple(shape), src.elem)
     strides, offset = strides_of(src)
     rev, at = [], len(shape) - 1
@@ -115,37 +109,17 @@ def _expanded_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T
     return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
 
 
-def collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
-    t = _collapsed_type(src, shape, groups)
-    return t if t is None else in_space(t, src)
-
-
-def _collapsed_type(src: T.MemRefType, shape: list, groups: list[list[int]]) -> T.MemRefType | None:
-    """Result type of ``memref.collapse_shape`` of ``src`` (MLIR's
-    ``computeCollapsedLayoutMap``), or None when the collapsed dims are not provably
-    contiguous (MLIR's ``isGuaranteedCollapsible`` fails and its bufferization copies):
-    a group's stride is that of its last non-unit dim, and every other non-unit dim of
-    the group must have, statically, the stride of the dims after it times their size."""
-    if identity(src):
+def collapsed_type(src, shape: list, refs: list[int] | None = None) -> T.MemRefType:
+    """Result type of ``memref.collapse_shape`` of ``src`` into ``shape`` (MLIR's
+    ``computeCollapsedLayoutMap``): identity stays identity; a strided source gives
+    each collapsed dimension the stride of source dimension ``refs[g]`` (which
+    rules/layouts.dl names, ``collapse_ref``, once it has found the group contiguous),
+    and keeps its offset."""
+    if identity_map(src):
         return T.MemRefType(tuple(shape), src.elem)
     strides, offset = strides_of(src)
-    out = []
-    for g in groups:
-        ref = list(g)
-        while len(ref) > 1 and src.shape[ref[-1]] == 1:
-            ref.pop()
-        if len(ref) > 1 and src.shape[ref[-1]] is None:
-            return None  # a dynamic size could be 1 at runtime: stride unknown
-        out.append(strides[ref[-1]])
-    for g, st in zip(groups, out, strict=True):
-        for idx in reversed(g[1:]):
-            st = _sat_mul(st, src.shape[idx])
-            have = strides[idx - 1]
-            if st is None or have is None:
-                return None
-            if src.shape[idx - 1] != 1 and st != have:
-                return None
-    return T.MemRefType(tuple(shape), src.elem, StridedLayoutAttr(tuple(out), offset))
+    layout = StridedLayoutAttr(tuple(strides[r] for r in refs), offset)
+    return in_space(T.MemRefType(tuple(shape), src.elem, layout), src)
 
 
 def subview_type(bt, offs, sizes, strides, result_shape):

@@ -537,6 +537,24 @@ class YieldOwnershipOutputs(_Outputs):
     yield_copy = _relation("yield_copy", "t", "k", "why")
 
 
+class LayoutsOutputs(_Outputs):
+    """The relations the Python side reads from rules/layouts.dl."""
+
+    __slots__ = ()
+    PROGRAM = "layouts.dl"
+    RELATIONS = (
+        "layout_copy", "collapse_ref"
+    )
+
+    #: layout_copy(q, what, dim): Question `q` forces a copy into a fresh buffer: `what` blocks
+    #: it, at dimension `dim` (-1: the whole type)
+    layout_copy = _relation("layout_copy", "q", "what", "dim")
+    #: collapse_ref(q, g, r): Group `g` of collapse question `q` (dimensions `first` to `last`
+    #: of type `t`) takes its stride from dimension `r`: its last one that is not a static unit
+    #: dimension trailing the others (the first one when all after it are)
+    collapse_ref = _relation("collapse_ref", "q", "g", "r")
+
+
 #: program -> relation -> (arity, line of its fact in rules/interface.dl)
 ENTRIES = {
     "analysis.dl": {
@@ -651,5 +669,9 @@ ENTRIES = {
     "yield_ownership.dl": {
         "yield_mine": (3, 155),
         "yield_copy": (3, 156),
+    },
+    "layouts.dl": {
+        "layout_copy": (3, 159),
+        "collapse_ref": (3, 160),
     },
 }

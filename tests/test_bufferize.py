@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import oracle  # noqa: E402
 from bufferlog.backend.bufferize import bufferize, collapsed_type, expanded_type  # noqa: E402
+from bufferlog.backend.layout_questions import LayoutQuestions  # noqa: E402
 from bufferlog.backend.quality import count_figures  # noqa: E402
 from bufferlog.frontend import types as T  # noqa: E402
 from bufferlog.frontend.attrs import StridedLayoutAttr  # noqa: E402
@@ -316,17 +317,33 @@ def test_reshapes_of_strided_views_do_not_copy():
 
 
 def test_layout_rules_like_mlir():
+    """rules/layouts.dl on hand-made types (MLIR's computeCollapsedLayoutMap by hand),
+    and the result types built from its answers."""
     f32 = T.FloatType("f32")
+    q = LayoutQuestions()
+
+    def collapsed(src, shape, groups):
+        why, refs = q.collapse(src, groups)
+        return None if why else collapsed_type(src, shape, refs)
+
     src = T.MemRefType((2, 3, 4), f32, StridedLayoutAttr((40, 4, 1), 5))
-    assert collapsed_type(src, [2, 12], [[0], [1, 2]]).layout == StridedLayoutAttr((40, 1), 5)
-    assert collapsed_type(src, [24], [[0, 1, 2]]) is None  # 40 != 3 * 4
+    assert collapsed(src, [2, 12], [[0], [1, 2]]).layout == StridedLayoutAttr((40, 1), 5)
+    assert collapsed(src, [24], [[0, 1, 2]]) is None  # 40 != 3 * 4
+    assert q.collapse(src, [[0, 1, 2]])[0] == "stride of dimension 1"
     unit = T.MemRefType((1, 5, 1), f32, StridedLayoutAttr((99, 7, 3), 0))
-    assert collapsed_type(unit, [5], [[0, 1, 2]]).layout == StridedLayoutAttr((7,), 0)
+    assert collapsed(unit, [5], [[0, 1, 2]]).layout == StridedLayoutAttr((7,), 0)
     dyn = T.MemRefType((None, 4), f32, StridedLayoutAttr((None, 1), None))
-    assert collapsed_type(dyn, [None], [[0, 1]]) is None  # not provably contiguous
-    assert collapsed_type(dyn, [None, 4], [[0], [1]]).layout == StridedLayoutAttr((None, 1), None)
+    assert collapsed(dyn, [None], [[0, 1]]) is None  # not provably contiguous
+    assert collapsed(dyn, [None, 4], [[0], [1]]).layout == StridedLayoutAttr((None, 1), None)
     assert expanded_type(dyn, [None, 2, 2], [[0], [1, 2]]).layout == StridedLayoutAttr((None, 2, 1), None)
     assert expanded_type(T.MemRefType((6,), f32), [2, 3], [[0, 1]]).layout is None
+    ident = T.MemRefType((4,), f32)
+    assert q.cast_blocked(T.MemRefType((4,), f32, StridedLayoutAttr((2,), 0)), ident) == "stride of dimension 0"
+    assert q.cast_blocked(T.MemRefType((4,), f32, StridedLayoutAttr((1,), None)), ident) == "dynamic offset"
+    assert q.cast_blocked(ident, T.MemRefType((4,), f32, StridedLayoutAttr((None,), None))) is None
+    assert q.cast_blocked(T.MemRefType((4,), f32, StridedLayoutAttr((1,), 3)), ident) == "offset"
+    assert q.cast_blocked(T.UnrankedMemRefType(f32), ident) is None
+    assert q.not_identity(src) and not q.not_identity(ident)
 
 
 @functools.cache

@@ -23,6 +23,7 @@ from ..layouts import (
     dynamic_layout,
     expanded_type,
     identity,
+    identity_map,
     in_space,
     memref_of,
     strides_of,
@@ -169,13 +170,14 @@ def collapse_shape(bz, op: Op):
     b, t = bz.operand_buffer(op, 0), op.result.type
     if isinstance(b.type, T.UnrankedMemRefType):
         bz.fail(op, "bufferize: collapse_shape of an unranked tensor")
-    groups = reassociation(op)
-    rt = collapsed_type(b.type, list(t.shape), groups)
-    if rt is None:  # not provably contiguous: collapse an identity-layout copy
-        with bz.because(f"copy of the source of tensor.collapse_shape into an identity "
-                        f"layout: {b.type} is not provably contiguous"):
-            b = bz.fresh_copy(b)
-        rt = collapsed_type(b.type, list(t.shape), groups)
+    refs = None
+    if not identity_map(b.type):  # contiguous groups? (rules/layouts.dl)
+        why, refs = bz.layouts.collapse(b.type, reassociation(op))
+        if why is not None:  # not provably: collapse an identity-layout copy
+            with bz.because(f"copy of the source of tensor.collapse_shape into an identity "
+                            f"layout: {b.type} is not provably contiguous ({why})"):
+                b = bz.fresh_copy(b)
+    rt = collapsed_type(b.type, list(t.shape), refs)
     bz.done(op, bz.put(memref.collapse_shape(b, rt, op.attrs["reassociation"])).result)
 
 
@@ -187,10 +189,10 @@ def reshape(bz, op: Op):
     if isinstance(b.type, T.UnrankedMemRefType):
         bz.fail(op, "bufferize: tensor.reshape of an unranked tensor")
     with bz.because("copy into an identity layout: memref.reshape takes no strided buffer"):
-        if not identity(b.type):
+        if bz.layouts.not_identity(b.type):  # rules/layouts.dl
             b = bz.fresh_copy(b)
         shape = bz.B(op.operands[1])
-        if not identity(shape.type):
+        if bz.layouts.not_identity(shape.type):
             shape = bz.fresh_copy(shape)
     bz.done(op, bz.put(memref.reshape(b, shape, memref_of(op.result.type))).result)
 
