@@ -48,6 +48,8 @@ EXPECTED = {
     "tile_rewritten_dynamic": "[0, 9, 2, 9, 4, 9, 6, 7] [0, 18, 4, 18, 8, 18, 12, 14]",
     # 2 + 2, from each call
     "callee_overwrites_first": "[4, 4, 4, 4] [4, 4, 4, 4]",
+    # 1 + 1 from %init, then 2 + 2 from the buffer the inner loop made before
+    "inner_loop_starts_from_outer": "[6]",
     # element 0 doubled: 1 from %t, 9 from %w
     "callee_reads_first": "[2, 2, 2, 2] [18, 18, 18, 18]",
     # zeros, with ones at big[1, 0..1, 0, 0..3, 0, 0, 1]: flattened positions 17, 19, ... 31

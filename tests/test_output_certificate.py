@@ -158,6 +158,9 @@ MUTANTS = [
     (all_in_place, "two_dynamic_inserts", "oneshot", "read-after-write"),
     # a write in each run of a loop into a value made before it, passed on in each run
     (all_in_place, "loop_insert_outer", "oneshot", "read-after-write"),
+    # a write into an inner loop's argument that starts as the outer loop's argument,
+    # which is read after it
+    (all_in_place, "inner_loop_starts_from_outer", "oneshot", "read-after-write"),
     # a linalg.copy between two overlapping parts of one buffer
     (all_in_place, "shifted_copy", "oneshot", "read-after-write"),
     # a callee that reads its argument before it overwrites it (a call that reads
@@ -284,7 +287,8 @@ def test_certificate_fails_on_a_broken_free(mutant, program, check):
 #: a fill in place into a tile that the insert's copy then overwrites, at a static and a
 #: run-time offset; a buffer written in place although a callee that overwrites it before
 #: reading it is passed it afterwards
-ACCEPTED = ["tile_rewritten_after_copy", "tile_rewritten_dynamic", "callee_overwrites_first"]
+ACCEPTED = ["tile_rewritten_after_copy", "tile_rewritten_dynamic", "callee_overwrites_first",
+            "inner_loop_starts_from_outer"]
 
 
 @pytest.mark.parametrize("strategy", ["oneshot", "optimal"])
@@ -310,8 +314,10 @@ def test_corpus_outputs_pass(path, strategy):
 #: (90, 116, 182, 209, 217: the last two at run-time offsets, 90 through a callee that
 #: overwrites its argument first), a while loop writing its argument in place into a
 #: value nobody reads (280), a dead insert_slice whose tile is in place (270), and the copies of a forall's parallel_insert_slice, once
-#: mapped to its terminator and so to no input value (422)
-CLASS_SEEDS = [90, 116, 182, 209, 217, 270, 280, 422]
+#: mapped to its terminator and so to no input value (422); a write into an inner loop's
+#: iteration argument while an outer loop's argument, bound before the inner loop ran,
+#: holds the buffer the inner loop made in its previous run (487)
+CLASS_SEEDS = [90, 116, 182, 209, 217, 270, 280, 422, 487]
 
 
 @pytest.mark.oracle
