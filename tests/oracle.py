@@ -370,7 +370,8 @@ def semantic_reference(text: str, dealloc: bool = True, strict: bool = False) ->
     succeed, crash or hang (seen on the torch_exec models and generated programs), so it
     is retried, and a success is cached under build/oracle-cache (keyed by the input).
     If every attempt fails, mlir-opt's own analysis is the reference, unless ``strict``
-    (for programs that mlir-opt's analysis miscompiles): then the error is raised. Such a
+    (for programs that mlir-opt's analysis miscompiles: three times the attempts, then the
+    error is raised). Such a
     fallback is never cached, so a later run tries copy-before-write again."""
     text = rewrite_unranked_prints(text)
     cached = _semantic_cache_file(text, dealloc)
@@ -378,7 +379,10 @@ def semantic_reference(text: str, dealloc: bool = True, strict: bool = False) ->
         return cached.read_text()
     err: OracleError | None = None
     fallback = [] if strict else [""] * 2
-    for options in ["copy-before-write"] * SEMANTIC_ATTEMPTS + fallback:
+    # with no fallback, try longer: on some inputs about half of the attempts crash or
+    # hang, single-threaded too (seen on the external-call programs of the parity tests)
+    attempts = SEMANTIC_ATTEMPTS * (3 if strict else 1)
+    for options in ["copy-before-write"] * attempts + fallback:
         try:
             out = reference_bufferize(text, dealloc=False, options=options,
                                       timeout=SEMANTIC_TIMEOUT)

@@ -280,6 +280,8 @@ def test_semantic_fallback_is_never_cached_and_strict_refuses_it(tmp_path, monke
     with pytest.raises(oracle.OracleError, match="timed out"):
         oracle.semantic_reference("func.func @f() { return }", dealloc=False, strict=True)
     assert calls.count("") == 1
+    # strict tries three times as often before it gives up
+    assert calls.count("copy-before-write") == 4 * oracle.SEMANTIC_ATTEMPTS
     # a copy-before-write success is cached, and answers the next call
     monkeypatch.setattr(oracle, "reference_bufferize", lambda *a, **k: "copied")
     assert oracle.semantic_reference("func.func @g() { return }", dealloc=False) == "copied"
