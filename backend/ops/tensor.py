@@ -189,10 +189,10 @@ def reshape(bz, op: Op):
     if isinstance(b.type, T.UnrankedMemRefType):
         bz.fail(op, "bufferize: tensor.reshape of an unranked tensor")
     with bz.because("copy into an identity layout: memref.reshape takes no strided buffer"):
-        if bz.layouts.not_identity(b.type):  # rules/layouts.dl
+        if not identity(b.type) and bz.layouts.not_identity(b.type):  # a strided one: rules/layouts.dl
             b = bz.fresh_copy(b)
         shape = bz.B(op.operands[1])
-        if bz.layouts.not_identity(shape.type):
+        if not identity(shape.type) and bz.layouts.not_identity(shape.type):
             shape = bz.fresh_copy(shape)
     bz.done(op, bz.put(memref.reshape(b, shape, memref_of(op.result.type))).result)
 
